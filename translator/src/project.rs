@@ -3185,6 +3185,7 @@ pub fn convert_streaming(
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
     let mut build_note_given = false;
     let genco = std::cell::OnceCell::new();
+    let warp_builds = std::cell::OnceCell::new();
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
     // bytes, and whether that is all), when that changed.
     let mut emit = |mut o: FileOutcome,
@@ -3214,6 +3215,20 @@ pub fn convert_streaming(
                     &shown_path(&o.source_path),
                     format!("`{rel}` would be written as `{wanted}`, which is `{first}`'s new name (or its own): it is written as `{given}` instead"),
                 ));
+        }
+        // R38-2: the H003 advice to compile with the warp-sync define, where a build file of
+        // this run got it and names this source (read once, the first time it is given).
+        if o.diagnostics.iter().any(warp_sync_advice) {
+            let builds = warp_builds.get_or_init(|| warp_defining_builds(cfg, &root));
+            if let Some(b) = builds.iter().find(|b| b.names_source(&o.path)) {
+                for d in o.diagnostics.iter_mut().filter(|d| warp_sync_advice(d)) {
+                    let shown = d.file.strip_suffix(o.path.as_str()).unwrap_or("");
+                    d.help = Some(format!(
+                        "hipport added -D{WARP_SYNC_MACRO} to `{shown}{}`, which compiles this file; HIP 7.0 and newer declare them without it",
+                        b.rel
+                    ));
+                }
+            }
         }
         // A module file the converted build makes for AMD (verify3 regression 1): read the
         // tree's build rules once, the first time a load is reported.
@@ -3605,6 +3620,136 @@ pub fn convert_streaming(
     summary.bytes_read = found_bytes.into_inner();
     summary.elapsed_seconds = start.elapsed().as_secs_f64();
     Ok(StreamSummary { root, summary })
+}
+
+/// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
+const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+
+/// Whether `d` is H003's advice on a `_sync` builtin at HIP 6.2 to 6.4: compile with the
+/// define (the warnings and errors about 32-bit masks are not).
+fn warp_sync_advice(d: &Diagnostic) -> bool {
+    d.id == "H003"
+        && d.severity == Severity::Note
+        && d.help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS,"))
+}
+
+/// R38-2: a build file that this run gives `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (B011 in a
+/// setup.py or JIT build, hipcc in a Makefile, the CMake epilogue), and its text.
+struct WarpDefining {
+    /// Its path relative to the input root.
+    rel: String,
+    text: String,
+}
+
+impl WarpDefining {
+    /// Whether the build names the source at `source` (relative to the input root): its path
+    /// from the build file's directory, or its name after a `/` or a quote (a joined path),
+    /// or a glob of its directory (`*.cu`, `src/*.cu`, `${DIR}/src/*.cu`).
+    fn names_source(&self, source: &str) -> bool {
+        let dir = self.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let Some(under) = (if dir.is_empty() {
+            Some(source)
+        } else {
+            source.strip_prefix(dir).and_then(|s| s.strip_prefix('/'))
+        }) else {
+            return false;
+        };
+        let (sub, name) = under.rsplit_once('/').unwrap_or(("", under));
+        let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+        let t = self.text.as_bytes();
+        let bounded = |at: usize, len: usize| {
+            (at == 0 || !word(t[at - 1])) && t.get(at + len).is_none_or(|&c| !word(c))
+        };
+        if memchr::memmem::find_iter(t, name.as_bytes()).any(|at| bounded(at, name.len())) {
+            return true;
+        }
+        let Some((_, ext)) = name.rsplit_once('.') else {
+            return false;
+        };
+        let glob = format!("*.{ext}");
+        memchr::memmem::find_iter(t, glob.as_bytes()).any(|at| {
+            if !bounded(at + 1, glob.len() - 1) {
+                return false;
+            }
+            // The path before the pattern, from the last space, quote or bracket, less a
+            // leading variable (`${CMAKE_CURRENT_SOURCE_DIR}/`) and `./`.
+            let from = t[..at]
+                .iter()
+                .rposition(|&c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'(' | b'['))
+                .map_or(0, |p| p + 1);
+            let mut path = &self.text[from..at];
+            if path.starts_with("${") || path.starts_with("$(") {
+                match path.find(['}', ')']) {
+                    Some(e) => path = path[e + 1..].trim_start_matches('/'),
+                    None => return false,
+                }
+            }
+            let path = path.trim_start_matches("./").trim_end_matches('/');
+            path == sub
+        })
+    }
+}
+
+/// The build files of the tree that this run gives the warp-sync define (see [`WarpDefining`]):
+/// each is converted as the run converts it, and counts where its output defines the macro
+/// more often than its text does and it left no call without it (B011's warning).
+fn warp_defining_builds(cfg: &ConvertConfig, root: &Path) -> Vec<WarpDefining> {
+    if cfg.mode == Mode::Header || !cfg.build.warp_sync_define {
+        return Vec::new();
+    }
+    let Ok((found, _)) = discover(cfg, root) else {
+        return Vec::new();
+    };
+    let count = |t: &[u8]| memchr::memmem::find_iter(t, WARP_SYNC_MACRO.as_bytes()).count();
+    let mut out = Vec::new();
+    for f in found {
+        let path = f.path();
+        let Some(kind) = crate::buildfiles::classify(&path) else {
+            continue;
+        };
+        let Ok(src) = fs::read(&path) else {
+            continue;
+        };
+        let has = |w: &[u8]| memchr::memmem::find(&src, w).is_some();
+        let candidate = match kind {
+            crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python => {
+                has(b"cpp_extension") || has(b"CUDAExtension")
+            }
+            _ => has(b"nvcc") || has(b"CUDA") || has(b".cu"),
+        };
+        if !candidate {
+            continue;
+        }
+        let with_root;
+        let build = if cfg.build.tree_root.is_none() {
+            with_root = crate::buildfiles::BuildOptions {
+                tree_root: Some(root_dir_of(&path, &f.rel)),
+                ..cfg.build.clone()
+            };
+            &with_root
+        } else {
+            &cfg.build
+        };
+        let (mut edits, diags) = crate::buildfiles::translate_build(kind, &src, &f.rel, build);
+        if diags
+            .iter()
+            .any(|d| d.severity != Severity::Note && d.message.contains(WARP_SYNC_MACRO))
+        {
+            continue;
+        }
+        let Ok(new) = crate::edit::apply(&src, &mut edits) else {
+            continue;
+        };
+        if count(&new) > count(&src) {
+            out.push(WarpDefining {
+                rel: f.rel.clone(),
+                text: String::from_utf8_lossy(&src).into_owned(),
+            });
+        }
+    }
+    out
 }
 
 /// A sink that keeps every outcome, for [`convert`].

@@ -425,8 +425,16 @@ fn a_flag_list_joined_in_a_helper_gets_no_second_define() {
               \x20                                 extra_cuda_cflags=['-O3', '--use_fast_math'] + more_flags)\n\
               \x20   more_flags = ['-DMORE=1']\n\
               \x20   return helper('k', src_files, more_flags)\n";
+    // The helper's sources are a parameter: the define is added because a source of the tree
+    // keeps a `_sync` builtin (R38-1, buildfix23).
     let (text, _) = convert_tree(
-        &[("build.py", py), ("k.cu", "__global__ void k() {}\n")],
+        &[
+            ("build.py", py),
+            (
+                "k.cu",
+                "__global__ void k(int *x) { x[0] = __ballot_sync(~0ull, 1) != 0; }\n",
+            ),
+        ],
         "build.py",
         "6.2",
     );

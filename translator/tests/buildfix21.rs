@@ -422,12 +422,19 @@ fn globbed_setup_py_sources_are_read_for_the_warp_sync_define() {
         );
     }
     // A glob that matches nothing in the tree (the sources come from elsewhere) is not known:
-    // the define stays.
+    // the define stays where a source of the tree keeps a `_sync` builtin (R38-1, buildfix23),
+    // and goes where none does.
     let setup = "import glob\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(name='e', ext_modules=[CUDAExtension('e', glob.glob('gen/*.cu'))])\n";
+    let (_keep, out, _) = port(
+        &[("setup.py", setup), ("a.cu", SYNC_KERNEL)],
+        "setup.py",
+        "6.2",
+    );
+    assert!(out.contains("-DHIP_ENABLE_WARP_SYNC_BUILTINS"), "{out}");
     let (_keep, out, _) = port(
         &[("setup.py", setup), ("a.cu", PLAIN_KERNEL)],
         "setup.py",
         "6.2",
     );
-    assert!(out.contains("-DHIP_ENABLE_WARP_SYNC_BUILTINS"), "{out}");
+    assert!(!out.contains("-DHIP_ENABLE_WARP_SYNC_BUILTINS"), "{out}");
 }

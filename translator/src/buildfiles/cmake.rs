@@ -477,6 +477,103 @@ fn hiprtc_help(lib: &flags::Library, hip: Version) -> Option<String> {
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let kept = cuda_std_kept(src, sink.file(), opts);
     translate_keeping(src, sink, opts, kept);
+    loop_arch_flags_once(src, sink, opts);
+}
+
+/// R38 (fast_rnnt): an architecture flag of a `foreach` loop's variable
+/// (`foreach(A ${ARCHS})` around `string(APPEND CMAKE_CUDA_FLAGS " -gencode
+/// arch=compute_${A},code=sm_${A}")`), rewritten to the AMD targets, adds them once per
+/// iteration. After the loop, the variable loses every copy and gets them once: `string(REPLACE
+/// ...)` and `string(APPEND ...)` for a string (`string(APPEND V ...)`, `set(V "${V} ...")`),
+/// `list(REMOVE_ITEM ...)` and `list(APPEND ...)` for a list (`list(APPEND V ...)`).
+fn loop_arch_flags_once(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+    if !src.contains("foreach") || opts.offload_arch.is_empty() {
+        return;
+    }
+    let cmds = commands(src);
+    let flags: Vec<String> = opts
+        .offload_arch
+        .iter()
+        .map(|a| format!("--offload-arch={a}"))
+        .collect();
+    let mut open: Vec<usize> = Vec::new();
+    for (j, cmd) in cmds.iter().enumerate() {
+        match cmd.name.as_str() {
+            "foreach" => {
+                open.push(j);
+                continue;
+            }
+            "endforeach" => {
+                open.pop();
+                continue;
+            }
+            _ => {}
+        }
+        let Some(&f) = open.last() else { continue };
+        let Some(var) = cmds[f].args.first().map(|a| format!("${{{}}}", a.text)) else {
+            continue;
+        };
+        // The command that appends to a variable, and how.
+        let (name, list) = match (cmd.name.as_str(), cmd.args.first(), cmd.args.get(1)) {
+            ("string", Some(op), Some(v)) if op.text == "APPEND" => (v.text.as_str(), false),
+            ("list", Some(op), Some(v)) if op.text == "APPEND" => (v.text.as_str(), true),
+            ("set", Some(v), Some(value))
+                if value.text.starts_with(&format!("${{{}}}", v.text)) =>
+            {
+                (v.text.as_str(), false)
+            }
+            _ => continue,
+        };
+        let arch_of_loop = cmd.args.iter().any(|a| {
+            a.text.contains(&var)
+                && (a.text.contains("arch=") || a.text.contains("code=") || a.text.contains("sm_"))
+        });
+        // Rewritten: the note that names the AMD targets is on this command.
+        let rewritten = sink.diagnostics().iter().any(|d| {
+            d.id == B_ARCH.id
+                && d.offset >= cmd.start
+                && d.offset < cmd.end
+                && d.message.contains("-> `--offload-arch=")
+        });
+        if !arch_of_loop || !rewritten {
+            continue;
+        }
+        // After the `endforeach()` that closes this loop.
+        let mut depth = 0usize;
+        let Some(end) = cmds[j..].iter().find(|c| match c.name.as_str() {
+            "foreach" => {
+                depth += 1;
+                false
+            }
+            "endforeach" if depth == 0 => true,
+            "endforeach" => {
+                depth -= 1;
+                false
+            }
+            _ => false,
+        }) else {
+            continue;
+        };
+        let line_start = src[..cmds[f].start].rfind('\n').map_or(0, |p| p + 1);
+        let indent: String = src[line_start..cmds[f].start]
+            .chars()
+            .take_while(|c| c.is_ascii_whitespace())
+            .collect();
+        let joined = flags.join(" ");
+        let text = if list {
+            format!("\n{indent}# hipport: the loop added the AMD targets once per iteration.\n{indent}list(REMOVE_ITEM {name} {joined})\n{indent}list(APPEND {name} {joined})")
+        } else {
+            format!("\n{indent}# hipport: the loop added the AMD targets once per iteration.\n{indent}string(REPLACE \" {joined}\" \"\" {name} \"${{{name}}}\")\n{indent}string(APPEND {name} \" {joined}\")")
+        };
+        if sink.insert_after(end.end, &text, B_ARCH.id) {
+            sink.diag(
+                B_ARCH,
+                cmds[f].start,
+                format!("the AMD targets this loop adds to `{name}` once per iteration are kept once, after the loop"),
+                None,
+            );
+        }
+    }
 }
 
 /// The variables of the CUDA standard (`CMAKE_CUDA_STANDARD`, `..._REQUIRED`,
@@ -1636,6 +1733,44 @@ const WARP_SYNC_DEFINE: &str = r#"if(_hipport_all_sources)
 endif()
 "#;
 
+/// R37-b's rest: `find_package(NCCL ...)` (a project's FindNCCL module, or NCCL's own package)
+/// finds nothing on ROCm. RCCL is NCCL's drop-in (the same `nccl*` API): the package becomes
+/// `rccl`, without NCCL's version; where no source of the tree uses NCCL (the link name is
+/// dropped, see [`flags::unused_library`]) the command goes.
+fn nccl_package(st: &State, sink: &mut Sink, cmd: &Command) {
+    let Some(first) = cmd.args.first() else {
+        return;
+    };
+    if st.opts.unused_libraries.contains("nccl") {
+        if sink.edit(cmd.start, cmd.end, "", B_LIB_MAPPED.id) {
+            sink.diag(
+                B_LIB_MAPPED,
+                cmd.start,
+                format!("find_package({}) removed: no source in the tree uses NCCL, and its ROCm drop-in, RCCL, is a package of its own", first.text),
+                Some("a source that calls NCCL needs find_package(rccl) and rccl::rccl".into()),
+            );
+        }
+        return;
+    }
+    if !sink.edit(first.start, first.end, "rccl", B_LIB_MAPPED.id) {
+        return;
+    }
+    // NCCL's version (`find_package(NCCL 2.7 REQUIRED)`) is not RCCL's.
+    if let Some(v) = cmd
+        .args
+        .get(1)
+        .filter(|v| !v.quoted && v.text.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        remove_arg(sink, st.src, v, B_LIB_MAPPED.id);
+    }
+    sink.diag(
+        B_LIB_MAPPED,
+        cmd.start,
+        format!("find_package({}) -> find_package(rccl): RCCL is NCCL's drop-in on ROCm (the same nccl* API)", first.text),
+        Some("link rccl::rccl; rccl's package sets no NCCL_* variables (NCCL_LIBRARIES, NCCL_INCLUDE_DIRS): a link of ${NCCL_LIBRARIES} becomes rccl::rccl".into()),
+    );
+}
+
 /// A command that passes options (`target_compile_options`, `add_link_options`, ...) all of
 /// whose options were removed goes away: `target_compile_options(t)` without a scope and an
 /// option is an error, and one with a scope alone does nothing.
@@ -2416,16 +2551,15 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 }
             } else if first.text == "CCCL" {
                 cccl_package(st, sink, cmd);
-            } else if matches!(
-                first.text.as_str(),
-                "CUDNN" | "cuDNN" | "NCCL" | "nccl" | "cudnn"
-            ) {
+            } else if matches!(first.text.as_str(), "NCCL" | "nccl") && !first.quoted {
+                nccl_package(st, sink, cmd);
+            } else if matches!(first.text.as_str(), "CUDNN" | "cuDNN" | "cudnn") {
                 sink.diag(
                     B_CONSTRUCT,
                     cmd.start,
                     format!("find_package({}) looks for an NVIDIA library", first.text),
                     Some(
-                        "use find_package(miopen) for cuDNN or find_package(rccl) for NCCL".into(),
+                        "ROCm's counterpart of cuDNN is MIOpen (find_package(miopen), MIOpen), whose API differs: the code that calls cuDNN needs a port".into(),
                     ),
                 );
             }
@@ -4127,12 +4261,22 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 }
                 let new = st.hip_target(lib);
                 if sink.edit(a.start, a.end, new.target, B_LIB_MAPPED.id) {
-                    sink.diag(
-                        B_LIB_MAPPED,
-                        a.start,
-                        format!("CUDA library `{t}` -> {}", new.target),
-                        hiprtc_help(lib, st.opts.hip_version),
-                    );
+                    // R37-b's rest: cuDNN -> MIOpen links, but the code does not port with it.
+                    match flags::api_differs(t) {
+                        Some(why) => sink.diag_as(
+                            B_LIB_MAPPED,
+                            Severity::Warning,
+                            a.start,
+                            format!("CUDA library `{t}` -> {}: {why}", new.target),
+                            Some(flags::API_DIFFERS_HELP.into()),
+                        ),
+                        None => sink.diag(
+                            B_LIB_MAPPED,
+                            a.start,
+                            format!("CUDA library `{t}` -> {}", new.target),
+                            hiprtc_help(lib, st.opts.hip_version),
+                        ),
+                    }
                     st.uses_library(&new);
                 }
                 continue;
@@ -4195,6 +4339,40 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 ),
             }
         }
+        // R37-b's rest: FindNCCL's library variable, where NCCL is used (its find_package
+        // becomes rccl's, see `nccl_package`).
+        if matches!(
+            cmd.name.as_str(),
+            "target_link_libraries" | "link_libraries"
+        ) && (k > 0 || cmd.name == "link_libraries")
+            && !a.quoted
+            && matches!(
+                t,
+                "${NCCL_LIBRARIES}" | "${NCCL_LIBRARY}" | "${NCCL_LIB}" | "${NCCL_LIBS}"
+            )
+        {
+            if st.opts.unused_libraries.contains("nccl") {
+                if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
+                    sink.diag(
+                        B_LIB_MAPPED,
+                        a.start,
+                        format!("{t} dropped: no source in the tree uses NCCL"),
+                        Some(
+                            "a source that calls NCCL needs find_package(rccl) and rccl::rccl"
+                                .into(),
+                        ),
+                    );
+                }
+            } else if sink.edit(a.start, a.end, "rccl::rccl", B_LIB_MAPPED.id) {
+                sink.diag(
+                    B_LIB_MAPPED,
+                    a.start,
+                    format!("{t} -> rccl::rccl"),
+                    Some("found with find_package(rccl), which sets no NCCL_* variables".into()),
+                );
+            }
+            continue;
+        }
         for (pos, _) in t.match_indices("${CUDA_") {
             let Some(close) = t[pos..].find('}').map(|c| pos + c) else {
                 continue;
@@ -4203,6 +4381,28 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             let Some(found) = findcuda_library(&var[2..var.len() - 1]) else {
                 continue;
             };
+            // R37-b's rest: as for a plain name, where the variable is a whole item of the link
+            // (`${CUDA_cublasLt_LIBRARY}`, `${CUDA_cupti_LIBRARY}`).
+            let linked = matches!(
+                cmd.name.as_str(),
+                "target_link_libraries" | "link_libraries"
+            ) && (k > 0 || cmd.name == "link_libraries")
+                && !a.quoted
+                && pos == 0
+                && close + 1 == t.len();
+            if let Some((message, help)) = found
+                .ok()
+                .and_then(|n| flags::unused_library(n, st.opts))
+                .filter(|_| linked)
+            {
+                if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
+                    let message =
+                        message.replacen("CUDA library `", &format!("{var} (CUDA library `"), 1);
+                    let message = message.replacen("` dropped", "`) dropped", 1);
+                    sink.diag(B_LIB_MAPPED, a.start, message, Some(help));
+                }
+                continue;
+            }
             let lib = match found {
                 Ok(name) => flags::library(name),
                 Err(_) => None,
@@ -5715,9 +5915,15 @@ mod tests {
             .filter(|d| d.id != "B008")
             .map(|d| (d.line, d.id.as_str(), d.severity))
             .collect();
+        // The loop adds the AMD targets once per iteration: they are kept once after it.
+        assert!(
+            out.contains("endforeach()\n# hipport: the loop added the AMD targets once per iteration.\nlist(REMOVE_ITEM NVCC_FLAGS --offload-arch=gfx90a --offload-arch=gfx1100)\nlist(APPEND NVCC_FLAGS --offload-arch=gfx90a --offload-arch=gfx1100)\n"),
+            "{out}"
+        );
         assert_eq!(
             found,
             [
+                (1, "B009", Severity::Note),
                 (2, "B009", Severity::Note),
                 (3, "B009", Severity::Warning),
                 (5, "B002", Severity::Note),

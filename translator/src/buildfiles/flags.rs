@@ -435,8 +435,11 @@ pub(crate) fn map_library_name(
             Some(hip) => (
                 Action::Replace(vec![hip.to_string()]),
                 B_LIB_MAPPED,
-                format!("CUDA library `{name}` -> `{hip}`"),
-                None,
+                match api_differs(name) {
+                    Some(why) => format!("CUDA library `{name}` -> `{hip}`: {why}"),
+                    None => format!("CUDA library `{name}` -> `{hip}`"),
+                },
+                api_differs(name).map(|_| API_DIFFERS_HELP.to_string()),
             ),
             None => (
                 Action::Remove,
@@ -514,10 +517,33 @@ pub(crate) fn map_library_in(
     map_library_for(name, opts.hip_version)
 }
 
+/// R37-b's rest: why the ROCm counterpart of CUDA library `name` (a link name, a `CUDA::` or
+/// `CUDNN::` target) is not a drop-in, where it is not: MIOpen for cuDNN. Such a mapping is a
+/// warning (B004): the link is right, the code that calls the library is not ported.
+pub(crate) fn api_differs(name: &str) -> Option<&'static str> {
+    let name = name.rsplit("::").next().unwrap_or(name);
+    matches!(name, "cudnn" | "cudnn_static").then_some(
+        "MIOpen is not a drop-in for cuDNN: its API differs (miopen* functions, its own descriptors, a find step before convolutions), so the sources that call cuDNN do not build against it as they are",
+    )
+}
+
+/// The severity of a library finding where it is not its kind's own: the mapping of a
+/// library whose counterpart's API differs ([`api_differs`]) is a warning.
+pub(crate) fn library_severity(name: &str, action: &Action) -> Option<Severity> {
+    (api_differs(name).is_some() && matches!(action, Action::Replace(_)))
+        .then_some(Severity::Warning)
+}
+
+/// The help of a mapping [`api_differs`] reports.
+pub(crate) const API_DIFFERS_HELP: &str =
+    "port the cuDNN calls to MIOpen by hand (hipport does not translate them), or keep this part on NVIDIA";
+
 /// The note of a library [`map_library_in`] drops (message, help), or `None` where it stays.
 pub(crate) fn unused_library(name: &str, opts: &super::BuildOptions) -> Option<(String, String)> {
     let lib = super::droppable(name).filter(|l| opts.unused_libraries.contains(l))?;
-    let why = if library(lib).is_some() {
+    let why = if api_differs(lib).is_some() {
+        "ROCm's counterpart, MIOpen, is not a drop-in for it (another API)".to_string()
+    } else if library(lib).is_some() {
         let hip = library(lib).and_then(|l| l.hip).unwrap_or(lib);
         format!("its HIP port, {hip}, is a package of its own that not every ROCm install has")
     } else {
@@ -2125,6 +2151,7 @@ fn map_one(
     if strip == "-l" && i + 1 < words.len() {
         let name = words[i + 1].trim_matches(|c| c == '"' || c == '\'');
         if let Some((action, info, msg, help)) = map_library_in(name, opts) {
+            let severity = library_severity(name, &action);
             if info.id != B_LIB_UNMAPPED.id {
                 match action {
                     Action::Replace(v) if v.len() == 1 => {
@@ -2143,13 +2170,14 @@ fn map_one(
                 info,
                 message: msg,
                 help,
-                severity: None,
+                severity,
             });
             return 2;
         }
     }
     if let Some(name) = strip.strip_prefix("-l") {
         if let Some((action, info, msg, help)) = map_library_in(name, opts) {
+            let severity = library_severity(name, &action);
             let action = match action {
                 Action::Replace(v) => {
                     Action::Replace(v.into_iter().map(|l| format!("-l{l}")).collect())
@@ -2164,7 +2192,7 @@ fn map_one(
                 info,
                 message: msg,
                 help,
-                severity: None,
+                severity,
             });
             return 1;
         }

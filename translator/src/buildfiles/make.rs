@@ -1426,6 +1426,7 @@ fn link_name_lists(
                 continue;
             };
             let runtime = matches!(w.text.as_str(), "cudart" | "cudart_static");
+            let severity = flags::library_severity(&w.text, &action);
             let (action, message) = match action {
                 Action::Remove if runtime => (
                     Action::Replace(vec!["amdhip64".into()]),
@@ -1442,7 +1443,8 @@ fn link_name_lists(
                     Some(h) => format!("{why}; {h}"),
                     None => why.clone(),
                 }),
-                severity: None,
+                // R37-b's rest: cuDNN -> MIOpen links, but the code does not port with it.
+                severity,
             };
             if info.id == B_LIB_UNMAPPED.id {
                 mapped.notes.push(note);

@@ -259,8 +259,9 @@ pub fn tree_uses_thrust(root: &Path) -> bool {
 /// R37-a/b: CUDA link names that a port drops where no source uses the library, each with the
 /// words its API begins with (`cusolverMg` for `cusolverMgCreate` and `cusolverMg.h`). These are
 /// libraries ROCm has no counterpart of (hipSOLVER has no multi-GPU API, NPP, nvJPEG, cuFFTW's
-/// FFTW interface, cuFile, NVML, CUPTI), and cuBLASLt, whose HIP port, hipBLASLt, is a package
-/// of its own that ROCm 5.5 first shipped and that not every install has.
+/// FFTW interface, cuFile, NVML, CUPTI), cuBLASLt, whose HIP port, hipBLASLt, is a package
+/// of its own that ROCm 5.5 first shipped and that not every install has, cuDNN, whose ROCm
+/// counterpart MIOpen has another API, and NCCL, whose drop-in RCCL is a package of its own.
 pub(crate) const DROPPABLE_LIBRARIES: &[(&str, &[&str])] = &[
     ("cusolverMg", &["cusolverMg"]),
     ("cublasLt", &["cublasLt", "CUBLASLT"]),
@@ -285,6 +286,11 @@ pub(crate) const DROPPABLE_LIBRARIES: &[(&str, &[&str])] = &[
     ("nppisu", &["npp", "NPP"]),
     ("nppitc", &["npp", "NPP"]),
     ("npps", &["npp", "NPP"]),
+    // R37-b's rest: MIOpen is no drop-in for cuDNN, and RCCL (a drop-in for NCCL) is a package
+    // of its own.
+    ("cudnn", &["cudnn", "CUDNN"]),
+    ("nccl", &["nccl", "NCCL"]),
+    ("nccl_static", &["nccl", "NCCL"]),
 ];
 
 /// The API words of a droppable library, given as a link name or a `CUDA::` target (see
@@ -1002,8 +1008,14 @@ pub const DIAGS: &[DiagInfo] = &[
         severity: Severity::Note,
         summary: "CUDA library replaced by its HIP counterpart",
         explain: "CUDA math libraries have HIP wrappers with the same shape: cublas -> hipblas, curand ->\n\
-                  hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, cudnn -> MIOpen,\n\
-                  nccl -> rccl, nvToolsExt -> roctx64. cudart is dropped because hipcc links the HIP\n\
+                  hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, nccl -> rccl (a\n\
+                  drop-in: CMake's find_package(NCCL) becomes find_package(rccl) and ${NCCL_LIBRARIES}\n\
+                  rccl::rccl), nvToolsExt -> roctx64. cudnn -> MIOpen is a warning: MIOpen's API differs\n\
+                  from cuDNN's, so the code that calls cuDNN needs a port by hand. A library no source of\n\
+                  the tree uses that ROCm lacks or ships as a package of its own (cuBLASLt, cuDNN, NCCL,\n\
+                  NPP, nvJPEG, ...) is dropped with a note: a link name, a CUDA:: target, a FindCUDA\n\
+                  variable such as ${CUDA_cublasLt_LIBRARY}, a Makefile -l flag, setup.py's libraries=\n\
+                  (and find_package(NCCL) with NCCL). cudart is dropped because hipcc links the HIP\n\
                   runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
                   ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host, and\n\
                   CUDA::nvrtc hip::host before HIP 6.0 (libamdhip64 holds hipRTC) and hiprtc::hiprtc\n\
@@ -1146,6 +1158,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
                   15 ignores with a warning, building for no AMD target. Replace it with\n\
                   --offload-arch=<gfx> by hand.\n\
+                  Flags a CMake foreach() appends per architecture (string(APPEND V \" -gencode\n\
+                  arch=compute_${A},code=sm_${A}\"), set(V \"${V} ...\"), list(APPEND V ...)) would add the AMD\n\
+                  targets once per iteration: after the loop, V loses the copies and gets them once.\n\
                   A CMake file that sets CMAKE_CUDA_ARCHITECTURES and also reads it (list(GET ...),\n\
                   ${CMAKE_CUDA_ARCHITECTURES}, IN_LIST, a comparison) keeps the set(), with a note naming\n\
                   the first reader: what the project derives from it (a minimum architecture, the sources\n\
@@ -1191,8 +1206,13 @@ pub const DIAGS: &[DiagInfo] = &[
                   builtins the port keeps only with it; a call whose sources keep them and that has no\n\
                   such list gets one (extra_compile_args={'nvcc': [...]}, an 'nvcc' key in its\n\
                   dictionary, extra_cuda_cflags=[...]), or a warning where hipport cannot tell where its\n\
-                  flags come from (**kwargs, a computed dictionary). The CUDA in load_inline's strings is translated\n\
-                  and checked as a .cu file is; what is not is reported as B014.",
+                  flags come from (**kwargs, a computed dictionary). Sources are read from the call: literals,\n\
+                  joins and formats of literals, globs, and a variable this file assigns, extends (+=, .extend)\n\
+                  and appends to; where hipport cannot resolve them (a parameter, a path computed otherwise), the\n\
+                  define is added only if some source of the tree keeps a _sync builtin, and the note names it.\n\
+                  A source whose H003 note asked for the define names the build file that now gives it. The CUDA\n\
+                  in load_inline's strings is translated and checked as a .cu file is; what is not is reported\n\
+                  as B014.",
     },
     DiagInfo {
         id: "B012",

@@ -833,9 +833,20 @@ pub(crate) fn translate(
                         if role == Role::Nvcc
                             && opts.warp_sync_define
                             && !matches!(target, Some((_, false)))
-                            && !warp_sync_unneeded(src, &toks, open, opts, base)
                         {
-                            warp_sync_flag(src, sink, tok_start(&toks[open]), &words);
+                            match warp_sync_need(src, &toks, open, opts, base) {
+                                WarpNeed::Unneeded => {}
+                                WarpNeed::Needed => {
+                                    warp_sync_flag(src, sink, tok_start(&toks[open]), &words, None)
+                                }
+                                WarpNeed::Unresolved(file) => warp_sync_flag(
+                                    src,
+                                    sink,
+                                    tok_start(&toks[open]),
+                                    &words,
+                                    Some(&file),
+                                ),
+                            }
                         }
                         if let (Some((name, true)), true) = (target, arch_done) {
                             arch_lists.insert(name);
@@ -3967,21 +3978,121 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
 /// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
 const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
 
-/// Whether the nvcc list opened at token `open` is an argument of a `load(...)` or
-/// `CUDAExtension(...)` call (directly, or in its `extra_compile_args` dictionary) whose
-/// `sources` are a list of literals naming files of the tree (read under
+/// What the sources a nvcc list (or a call) reaches need of `HIP_ENABLE_WARP_SYNC_BUILTINS`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Need {
+    /// Every source is known, and none (nor a header it includes) keeps a builtin that needs it.
+    No,
+    /// A known source keeps one, or the tree is not known.
+    Yes,
+    /// The sources are not known: computed, passed in, or a file not found.
+    Unknown,
+}
+
+impl Need {
+    /// The need of several reads or calls: any `Yes` is one, all `No` none.
+    fn all(needs: impl IntoIterator<Item = Need>) -> Need {
+        let mut out = Need::No;
+        for n in needs {
+            match n {
+                Need::Yes => return Need::Yes,
+                Need::Unknown => out = Need::Unknown,
+                Need::No => {}
+            }
+        }
+        out
+    }
+}
+
+/// Whether a nvcc list, or a call with none, gets `-DHIP_ENABLE_WARP_SYNC_BUILTINS`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum WarpNeed {
+    Unneeded,
+    Needed,
+    /// R38-1: hipport could not tell which sources the call compiles, and this file of the
+    /// tree (relative to the tree's root) keeps a builtin that needs the define.
+    Unresolved(String),
+}
+
+/// [`WarpNeed`] from what the sources need: where they are not known, the define is added
+/// only if some source of the tree keeps a builtin that needs it (R38-1: KNN_CUDA's
+/// `"{}.cu".format(name)`, with no warp builtin anywhere, got it).
+fn warp_need(need: Need, opts: &BuildOptions) -> WarpNeed {
+    match (need, &opts.tree_root) {
+        (Need::No, _) => WarpNeed::Unneeded,
+        (Need::Unknown, Some(root)) => match tree_warp_source(root) {
+            Some(Some(file)) => WarpNeed::Unresolved(file),
+            Some(None) => WarpNeed::Unneeded,
+            None => WarpNeed::Needed,
+        },
+        _ => WarpNeed::Needed,
+    }
+}
+
+/// The source extensions [`tree_warp_source`] reads: what hipcc may compile or include.
+const TREE_SOURCE_EXTENSIONS: &[&str] = &[
+    "cu", "cuh", "hip", "h", "hpp", "hh", "hxx", "inl", "cpp", "cc", "cxx", "c", "cuinl",
+];
+
+/// How many directory entries [`tree_warp_source`] reads at most: past it, the answer is not
+/// known.
+const TREE_SCAN_ENTRIES: usize = 20_000;
+
+/// The first source of the tree under `root` (in sorted order, hidden directories skipped)
+/// that names a builtin needing `HIP_ENABLE_WARP_SYNC_BUILTINS` (see [`warp_sync_named`]),
+/// relative to `root`: `Some(None)` where none does, `None` where the tree is too big to read.
+fn tree_warp_source(root: &std::path::Path) -> Option<Option<String>> {
+    fn walk(dir: &std::path::Path, rel: &str, budget: &mut usize) -> Result<Option<String>, ()> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Ok(None);
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            *budget = budget.checked_sub(1).ok_or(())?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                if let Some(found) = walk(&e.path(), &path, budget)? {
+                    return Ok(Some(found));
+                }
+            } else if name
+                .rsplit_once('.')
+                .is_some_and(|(_, ext)| TREE_SOURCE_EXTENSIONS.contains(&ext))
+                && std::fs::read(e.path()).is_ok_and(|t| warp_sync_named(&t))
+            {
+                return Ok(Some(path));
+            }
+        }
+        Ok(None)
+    }
+    let mut budget = TREE_SCAN_ENTRIES;
+    walk(root, "", &mut budget).ok()
+}
+
+/// Whether the nvcc list opened at token `open` gets the define: none where it is an argument
+/// of a `load(...)` or `CUDAExtension(...)` call (directly, or in its `extra_compile_args`
+/// dictionary) whose `sources` name files of the tree (read under
 /// [`BuildOptions::tree_root`], from the directory of `base`) none of which, nor a header they
 /// include by a path hipport finds, uses a builtin that needs `HIP_ENABLE_WARP_SYNC_BUILTINS`
-/// (Q1). Anything not known (a computed source list, a file not found) needs it.
-fn warp_sync_unneeded(
+/// (Q1). Sources it cannot resolve are judged by the tree (see [`warp_need`]).
+fn warp_sync_need(
     src: &str,
     toks: &[Tok],
     open: usize,
     opts: &BuildOptions,
     base: &str,
-) -> bool {
+) -> WarpNeed {
     if opts.tree_root.is_none() {
-        return false;
+        return WarpNeed::Needed;
     }
     // R29-2: a list assigned to a variable (`flags = ['-O3']`) is judged by the reads of the
     // variable up to its next assignment: every one must be an argument of a call whose
@@ -3989,21 +4100,23 @@ fn warp_sync_unneeded(
     // (`extra_cuda_cflags=['-O3'] + flags`). A read handed to a function defined here under
     // the same parameter name (Megatron's `def _cpp_extention_load_helper(name, sources,
     // extra_cuda_flags)`) is judged by that function's reads of it.
-    if let Some((name, true)) = list_target(toks, open) {
-        return variable_unneeded(src, toks, open, &name, opts, base);
-    }
-    call_sources_unneeded(src, toks, open, opts, base)
+    let need = if let Some((name, true)) = list_target(toks, open) {
+        variable_need(src, toks, open, &name, opts, base)
+    } else {
+        call_sources_need(src, toks, open, opts, base)
+    };
+    warp_need(need, opts)
 }
 
-/// [`warp_sync_unneeded`] for the list opened at `open` and assigned to `name` (see there).
-fn variable_unneeded(
+/// [`warp_sync_need`] for the list opened at `open` and assigned to `name` (see there).
+fn variable_need(
     src: &str,
     toks: &[Tok],
     open: usize,
     name: &str,
     opts: &BuildOptions,
     base: &str,
-) -> bool {
+) -> Need {
     let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
     let ident = |j: usize| match toks.get(j) {
         Some(Tok::Ident { text, .. }) => Some(text.as_str()),
@@ -4042,7 +4155,13 @@ fn variable_unneeded(
                 || punct(j - 1, ':')
                 || punct(j - 1, '=') && j >= 2 && ident(j - 2).is_some())
             && (punct(j + 1, ',') || punct(j + 1, ')') || punct(j + 1, '}'));
-        joined || argument && call_sources_unneeded(src, toks, j, opts, base)
+        if joined {
+            Need::No
+        } else if argument {
+            call_sources_need(src, toks, j, opts, base)
+        } else {
+            Need::Unknown
+        }
     };
     // The body of the function `f` defined here with a parameter `name`: its reads of it.
     let body_reads = |f: &str| -> Option<Vec<usize>> {
@@ -4087,29 +4206,32 @@ fn variable_unneeded(
         .copied()
         .filter(|&j| j > assigned_at && j < end)
         .collect();
-    !reads.is_empty()
-        && reads.iter().all(|&j| match callee(j) {
-            Some((_, _, true)) => false,
-            Some((f, _, false)) => match body_reads(f) {
-                Some(body) => !body.is_empty() && body.iter().all(|&b| simple(b)),
-                None => simple(j),
-            },
+    if reads.is_empty() {
+        return Need::Unknown;
+    }
+    Need::all(reads.iter().map(|&j| match callee(j) {
+        Some((_, _, true)) => Need::Unknown,
+        Some((f, _, false)) => match body_reads(f) {
+            Some(body) if body.is_empty() => Need::Unknown,
+            Some(body) => Need::all(body.iter().map(|&b| simple(b))),
             None => simple(j),
-        })
+        },
+        None => simple(j),
+    }))
 }
 
-/// [`warp_sync_unneeded`] for the argument starting at token `open` (a list, or a variable
-/// that holds one): the call it is an argument of, directly or in its `extra_compile_args`
-/// dictionary, compiles only sources that need no define.
-fn call_sources_unneeded(
+/// [`warp_sync_need`] for the argument starting at token `open` (a list, or a variable that
+/// holds one): what the sources of the call it is an argument of, directly or in its
+/// `extra_compile_args` dictionary, need.
+fn call_sources_need(
     src: &str,
     toks: &[Tok],
     open: usize,
     opts: &BuildOptions,
     base: &str,
-) -> bool {
+) -> Need {
     let Some(root) = &opts.tree_root else {
-        return false;
+        return Need::Yes;
     };
     let enclosing = |at: usize| {
         let mut depth = 0usize;
@@ -4129,14 +4251,14 @@ fn call_sources_unneeded(
         call = enclosing(j);
     }
     let Some(call) = call.filter(|&j| matches!(toks[j], Tok::Punct { ch: '(', .. })) else {
-        return false;
+        return Need::Unknown;
     };
     let named = matches!(
         call.checked_sub(1).map(|j| &toks[j]),
         Some(Tok::Ident { text, .. }) if text == "load" || text == "CUDAExtension"
     );
     if !named {
-        return false;
+        return Need::Unknown;
     }
     // `sources=` by keyword, else the second positional argument.
     let args = list_elements(toks, call);
@@ -4149,33 +4271,42 @@ fn call_sources_unneeded(
         .find(|r| keyword(r) == Some("sources"))
         .map(|r| r.start + 2..r.end)
         .or_else(|| args.iter().filter(|r| keyword(r).is_none()).nth(1).cloned());
-    let Some(sources) = sources.filter(|r| r.len() >= 2) else {
-        return false;
+    let Some(sources) = sources.filter(|r| !r.is_empty()) else {
+        return Need::Unknown;
     };
     let dir = root.join(text::dir_of(base));
-    let Some(files) = sources_expression(src, toks, sources, &dir) else {
-        return false;
+    let Some(files) = sources_expression(src, toks, sources, &dir, &[]) else {
+        return Need::Unknown;
     };
+    if files.is_empty() {
+        return Need::Unknown;
+    }
     let mut seen = HashSet::new();
-    !files.is_empty()
-        && files.iter().all(|f| {
-            !f.is_empty()
-                && !f.starts_with('/')
-                && !f.contains('{')
-                && uses_warp_sync(&dir.join(f), &mut seen) == Some(false)
-        })
+    Need::all(files.iter().map(|f| {
+        if f.is_empty() || f.starts_with('/') || f.contains('{') {
+            return Need::Unknown;
+        }
+        match uses_warp_sync(&dir.join(f), &mut seen) {
+            Some(false) => Need::No,
+            Some(true) => Need::Yes,
+            None => Need::Unknown,
+        }
+    }))
 }
 
 /// The files a `sources` argument (the tokens of `range`) names, relative to this file's
 /// directory `dir`: a list (see [`source_paths`]), a `glob.glob(...)` (or `glob(...)`) call
 /// whose pattern is a path hipport reads (see [`expr_path`]), its matches in the tree (R35-1:
 /// nerfacc's `glob.glob(osp.join(ROOT_DIR, "nerfacc", "cuda", "csrc", "*.cu"))`), or such
-/// terms joined by `+`. `None` where a term is something else, or a glob matches nothing.
+/// terms joined by `+`, and a variable assigned such terms in this file (see
+/// [`variable_sources`]; `within` holds the variables being read, which add nothing to their
+/// own value). `None` where a term is something else, or a glob matches nothing.
 fn sources_expression(
     src: &str,
     toks: &[Tok],
     range: std::ops::Range<usize>,
     dir: &std::path::Path,
+    within: &[&str],
 ) -> Option<Vec<String>> {
     let mut terms: Vec<std::ops::Range<usize>> = Vec::new();
     let (mut depth, mut from) = (0isize, range.start);
@@ -4213,6 +4344,15 @@ fn sources_expression(
             out.extend(source_paths(src, toks, t.start)?);
             continue;
         }
+        if let [Tok::Ident { text: name, .. }] = &toks[t.clone()] {
+            if within.contains(&name.as_str()) {
+                continue;
+            }
+            if name != "glob" {
+                out.extend(variable_sources(src, toks, name, dir, within)?);
+                continue;
+            }
+        }
         let open =
             if ident(t.start, "glob") && punct(t.start + 1, '.') && ident(t.start + 2, "glob") {
                 t.start + 3
@@ -4235,6 +4375,107 @@ fn sources_expression(
         out.extend(matches);
     }
     Some(out)
+}
+
+/// R38-1: the files a variable holds that this file assigns (`sources = [...]`, also in
+/// several branches), extends (`sources += [...]`, `sources.extend(...)`) and appends to
+/// (`sources.append(os.path.join(here, "k.cu"))`), each read as [`sources_expression`]
+/// reads a term, all of them together. `None` where a value is something else, the variable
+/// is changed otherwise (`sources.insert`, `sources[0] = ...`), is a parameter of a function
+/// defined here or a loop's variable, or is never assigned.
+fn variable_sources(
+    src: &str,
+    toks: &[Tok],
+    name: &str,
+    dir: &std::path::Path,
+    within: &[&str],
+) -> Option<Vec<String>> {
+    if within.len() >= 4 {
+        return None;
+    }
+    let mut inner = within.to_vec();
+    inner.push(name);
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let ident = |j: usize| match toks.get(j) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    // The bracket depth before each token.
+    let mut depths = Vec::with_capacity(toks.len());
+    let mut d = 0isize;
+    for t in toks {
+        depths.push(d);
+        d += nesting(t);
+    }
+    // The `(` that holds token `k`.
+    let opener = |k: usize| {
+        (0..k)
+            .rev()
+            .find(|&j| depths[j] < depths[k] && nesting(&toks[j]) > 0)
+    };
+    // One past the value starting at `from`: the end of its line outside brackets.
+    let value_end = |from: usize| {
+        let mut depth = 0isize;
+        let mut end = from;
+        while end < toks.len() {
+            if depth == 0 && end > from && line_break_before(src, toks, end) {
+                break;
+            }
+            depth += nesting(&toks[end]);
+            if depth < 0 {
+                break;
+            }
+            end += 1;
+        }
+        end
+    };
+    let paths = path_variables(src, toks);
+    let mut out = Vec::new();
+    let mut assigned = false;
+    for (k, &depth) in depths.iter().enumerate() {
+        if ident(k) != Some(name) || k >= 1 && punct(k - 1, '.') {
+            continue;
+        }
+        if depth > 0 {
+            // A parameter: what the caller passes is not known.
+            let def = opener(k).is_some_and(|o| o >= 2 && ident(o - 2) == Some("def"));
+            if def {
+                return None;
+            }
+            continue;
+        }
+        if k >= 1 && ident(k - 1) == Some("for") {
+            return None;
+        }
+        let from = if punct(k + 1, '=') && !punct(k + 2, '=') {
+            assigned = true;
+            k + 2
+        } else if punct(k + 1, '+') && punct(k + 2, '=') {
+            k + 3
+        } else if punct(k + 1, '.') && punct(k + 3, '(') {
+            let method = ident(k + 2)?;
+            let args = list_elements(toks, k + 3);
+            let [arg] = args.as_slice() else {
+                return None;
+            };
+            match method {
+                "append" => out.push(expr_path(&toks[arg.clone()], &paths, 0)?.0),
+                "extend" => out.extend(sources_expression(src, toks, arg.clone(), dir, &inner)?),
+                _ => return None,
+            }
+            continue;
+        } else if punct(k + 1, '[') || punct(k + 1, '.') {
+            return None;
+        } else {
+            continue;
+        };
+        let end = value_end(from);
+        if end <= from {
+            return None;
+        }
+        out.extend(sources_expression(src, toks, from..end, dir, &inner)?);
+    }
+    assigned.then_some(out)
 }
 
 /// The files under `dir` that glob `pattern` (relative to `dir`, with `/`) matches, relative to
@@ -4464,7 +4705,13 @@ fn warp_sync_named(text: &[u8]) -> bool {
 /// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
 /// the list already defines it: HIP 6.2 to 6.4 declare the `_sync` warp builtins that the
 /// translated sources keep only with it, and hipcc gets this list.
-fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
+fn warp_sync_flag(
+    src: &str,
+    sink: &mut Sink,
+    open: usize,
+    words: &[Word],
+    unresolved: Option<&str>,
+) {
     let Some(first) = words.first() else {
         return;
     };
@@ -4491,13 +4738,24 @@ fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
         None => format!("{flag} "),
     };
     if sink.edit(at, at, text, B_TORCH.id) {
-        sink.diag(
-            B_TORCH,
-            first.start,
-            format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
-            Some("HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4".into()),
-        );
+        // R38-1: on the list's bracket (the flag goes in first), not on a flag of the list.
+        warp_sync_added(sink, open, unresolved);
     }
+}
+
+/// B011's note that `-DHIP_ENABLE_WARP_SYNC_BUILTINS` was added at byte `at`: because the
+/// build's sources keep `_sync` builtins, or (`unresolved`, R38-1) because hipport could not
+/// resolve them and that file of the tree keeps one.
+fn warp_sync_added(sink: &mut Sink, at: usize, unresolved: Option<&str>) {
+    let message = match unresolved {
+        None => format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
+        Some(file) => format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: hipport could not resolve the sources this build compiles, and `{file}` in the tree keeps `_sync` warp builtins (`__shfl_xor_sync`, `__syncwarp`, cooperative groups, ...), which HIP 6.2 to 6.4 declare only with it"),
+    };
+    let help = match unresolved {
+        None => "HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4",
+        Some(_) => "remove it if this build does not compile that file; HIP 7.0 and newer declare the builtins without it",
+    };
+    sink.diag(B_TORCH, at, message, Some(help.into()));
 }
 
 /// The keyword that hands a call's nvcc flags to hipcc on ROCm PyTorch, and its position when
@@ -4521,7 +4779,7 @@ fn nvcc_keyword(callee: &str) -> Option<(&'static str, usize)> {
 /// `dict(...)`) where its dictionary, written in the call or assigned to the variable the call
 /// names, has none. Where hipport cannot tell where the flags come from (`**kwargs`, a computed
 /// dictionary), a warning names the call. The sources are judged as for the lists
-/// ([`call_sources_unneeded`]); `load_inline`'s are this file's strings.
+/// ([`call_sources_need`]); `load_inline`'s are this file's strings.
 fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptions, base: &str) {
     let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
     let ident = |j: usize| match toks.get(j) {
@@ -4589,13 +4847,8 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
             (at, format!(", {entry}"))
         }
     };
-    let added = |sink: &mut Sink, at: usize| {
-        sink.diag(
-            B_TORCH,
-            at,
-            format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
-            Some("HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4".into()),
-        );
+    let added = |sink: &mut Sink, at: usize, unresolved: Option<&str>| {
+        warp_sync_added(sink, at, unresolved);
     };
     let unknown = |sink: &mut Sink, at: usize, why: &str, key: &str| {
         sink.diag_as(
@@ -4610,7 +4863,11 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
     let mut done: HashSet<usize> = HashSet::new();
     // Adds the `'nvcc'` key to the dictionary opened at `open` (`{` or `dict(`) where it has
     // none; `Err` where it cannot tell.
-    let mut dict_key = |sink: &mut Sink, open: usize, call_at: usize| -> Result<(), &'static str> {
+    let mut dict_key = |sink: &mut Sink,
+                        open: usize,
+                        call_at: usize,
+                        unresolved: Option<&str>|
+     -> Result<(), &'static str> {
         let braces = punct(open, '{');
         let elems = list_elements(toks, open);
         let has = elems.iter().any(|r| {
@@ -4640,7 +4897,7 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
         };
         let (at, text) = after_last(open, &elems, &entry);
         if sink.edit(at, at, text, B_TORCH.id) {
-            added(sink, call_at);
+            added(sink, call_at, unresolved);
         }
         Ok(())
     };
@@ -4671,14 +4928,23 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
         if args.is_empty() {
             continue;
         }
-        let needed = if callee == "load_inline" {
-            warp_sync_named(src.as_bytes())
+        let need = if callee == "load_inline" {
+            if warp_sync_named(src.as_bytes()) {
+                WarpNeed::Needed
+            } else {
+                WarpNeed::Unneeded
+            }
         } else {
-            !call_sources_unneeded(src, toks, args[0].start, opts, base)
+            warp_need(
+                call_sources_need(src, toks, args[0].start, opts, base),
+                opts,
+            )
         };
-        if !needed {
-            continue;
-        }
+        let unresolved = match &need {
+            WarpNeed::Unneeded => continue,
+            WarpNeed::Needed => None,
+            WarpNeed::Unresolved(file) => Some(file.as_str()),
+        };
         let positional: Vec<_> = args.iter().filter(|r| keyword_of(r).is_none()).collect();
         let value = args
             .iter()
@@ -4702,7 +4968,7 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
             };
             let (at, text) = after_last(k + 1, &args, &entry);
             if sink.edit(at, at, text, B_TORCH.id) {
-                added(sink, call_at);
+                added(sink, call_at, unresolved);
             }
             continue;
         };
@@ -4772,7 +5038,7 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
             Tok::Punct { ch: '[', .. } => {
                 // A list goes to the host compiler and to hipcc alike.
                 if let Some(words) = string_list(&toks[value.start + 1..value.end - 1]) {
-                    warp_sync_flag(src, sink, tok_start(&toks[value.start]), &words);
+                    warp_sync_flag(src, sink, tok_start(&toks[value.start]), &words, unresolved);
                 } else {
                     unknown(
                         sink,
@@ -4794,7 +5060,7 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
             }
         };
         for open in opens {
-            if let Err(why) = dict_key(sink, open, call_at) {
+            if let Err(why) = dict_key(sink, open, call_at, unresolved) {
                 unknown(sink, call_at, why, "extra_compile_args['nvcc']");
             }
         }
@@ -4875,6 +5141,7 @@ fn list(
             let mut mapped = flags::Mapped::default();
             for (i, w) in words.iter().enumerate() {
                 if let Some((action, info, message, help)) = flags::map_library_in(&w.text, opts) {
+                    let severity = flags::library_severity(&w.text, &action);
                     if info.id != super::B_LIB_UNMAPPED.id {
                         mapped.changes.push((i, action));
                     }
@@ -4883,7 +5150,8 @@ fn list(
                         info,
                         message,
                         help,
-                        severity: None,
+                        // R37-b's rest: cuDNN -> MIOpen links; the code is not ported.
+                        severity,
                     });
                 }
             }
@@ -6164,7 +6432,7 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
             .filter(|d| d.id == "B011" && d.message.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"))
             .map(|d| d.line)
             .collect();
-        assert_eq!(added, [3, 8, 9]);
+        assert_eq!(added, [2, 8, 9]);
         // The host compiler's list does not get it, and a second run adds nothing.
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);

@@ -351,6 +351,11 @@ impl Sink {
         self.edits.iter().any(|e| e.start < end && start < e.end)
     }
 
+    /// The diagnostics given so far.
+    pub(crate) fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diags
+    }
+
     /// The file label.
     pub(crate) fn file(&self) -> &str {
         &self.file
