@@ -88,3 +88,123 @@ void keep(mtgp32_kernel_params_t *p) { (void)p; }
     );
     assert!(!err.contains("mtgp32_kernel_params_t"), "{err}");
 }
+
+// R40-b ----------------------------------------------------------------------------------------
+
+/// A kernel on NCCL's device API over a symmetric window, its header written `quoted` or with
+/// angle brackets.
+fn nccl_device_program(quoted: bool) -> String {
+    let inc = if quoted {
+        "#include \"nccl_device.h\""
+    } else {
+        "#include <nccl_device.h>"
+    };
+    format!(
+        r#"#include <nccl.h>
+{inc}
+
+__global__ void sum_peers(ncclWindow_t win, size_t offset, ncclDevComm comm, float *out) {{
+  ncclLsaBarrierSession<ncclCoopCta> bar(ncclCoopCta(), comm, ncclTeamLsa(comm), comm.lsaBarrier, blockIdx.x);
+  float *peer = (float *)ncclGetLsaPointer(win, offset, 1);
+  out[threadIdx.x] = peer[threadIdx.x];
+}}
+
+int run(ncclComm_t comm, float *buf, size_t bytes) {{
+  ncclWindow_t win;
+  ncclCommWindowRegister(comm, buf, bytes, &win, NCCL_WIN_COLL_SYMMETRIC);
+  ncclDevCommRequirements reqs = NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER;
+  ncclDevComm dev;
+  ncclDevCommCreate(comm, &reqs, &dev);
+  sum_peers<<<1, 64>>>(win, 0, dev, buf);
+  ncclDevCommDestroy(comm, &dev);
+  ncclCommWindowDeregister(comm, win);
+  return 0;
+}}
+"#
+    )
+}
+
+/// The names of the T002 reports in `err`, each once.
+fn too_new_names(err: &str) -> Vec<String> {
+    let mut names: Vec<String> = reports(err, "T002")
+        .iter()
+        .filter_map(|l| l.split('`').nth(1).map(str::to_string))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn r40b_window_and_device_api_are_reported_before_the_rccl_that_has_them() {
+    const WINDOW: &[&str] = &[
+        "NCCL_WIN_COLL_SYMMETRIC",
+        "ncclCommWindowDeregister",
+        "ncclCommWindowRegister",
+        "ncclWindow_t",
+    ];
+    const DEVICE: &[&str] = &[
+        "NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER",
+        "ncclCoopCta",
+        "ncclDevComm",
+        "ncclDevCommCreate",
+        "ncclDevCommDestroy",
+        "ncclDevCommRequirements",
+        "ncclGetLsaPointer",
+        "ncclLsaBarrierSession",
+        "ncclTeamLsa",
+    ];
+    for (hip, window_reported) in [("5.2.3", true), ("6.2", true), ("7.1", false)] {
+        let src = nccl_device_program(false);
+        let (_, code, err, texts) = cli_convert_in(&[("d.cu", &src)], hip, &["--max-shown", "100"]);
+        assert_eq!(code, Some(1), "{hip}: {err}");
+        let names = too_new_names(&err);
+        for n in DEVICE {
+            assert!(
+                names.iter().any(|m| m == n),
+                "{hip}: no T002 for {n}: {err}"
+            );
+        }
+        for n in WINDOW {
+            assert_eq!(
+                names.iter().any(|m| m == n),
+                window_reported,
+                "{hip}: T002 for {n}: {err}"
+            );
+        }
+        // RCCL keeps NCCL's names: nothing is renamed.
+        assert!(texts[0]
+            .contains("ncclCommWindowRegister(comm, buf, bytes, &win, NCCL_WIN_COLL_SYMMETRIC);"));
+        assert!(texts[0].contains("#include <rccl/rccl.h>"), "{}", texts[0]);
+    }
+}
+
+#[test]
+fn r40b_nccl_device_header_is_reported_as_without_rocm_counterpart_both_spellings() {
+    for quoted in [true, false] {
+        let src = nccl_device_program(quoted);
+        let (_, _, err, texts) = cli_convert_in(&[("d.cu", &src)], "6.2", &[]);
+        let t007 = reports(&err, "T007");
+        assert_eq!(t007.len(), 1, "quoted={quoted}: {err}");
+        assert!(t007[0].contains("nccl_device.h"), "{err}");
+        assert!(reports(&err, "T025").is_empty(), "quoted={quoted}: {err}");
+        assert!(texts[0].contains("nccl_device.h"), "{}", texts[0]);
+    }
+}
+
+#[test]
+fn r40b_older_nccl_host_api_stays_silent() {
+    // The host API every RCCL has: renamed header, no report (the neighbour of the above).
+    let src = r#"#include <nccl.h>
+int sum(ncclComm_t comm, float *buf, size_t n, cudaStream_t s) {
+  return ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s) == ncclSuccess ? 0 : 1;
+}
+"#;
+    let (_, code, err, texts) = cli_convert_in(&[("h.cu", src)], "6.2", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        reports(&err, "T002").is_empty() && reports(&err, "T001").is_empty(),
+        "{err}"
+    );
+    assert!(texts[0].contains("#include <rccl/rccl.h>"), "{}", texts[0]);
+}
