@@ -6,6 +6,7 @@
 
 mod common;
 use common::{cli_convert_in, have_tool, hipcc_compile, reports};
+use std::process::Command;
 
 // R40-c ----------------------------------------------------------------------------------------
 
@@ -207,4 +208,53 @@ int sum(ncclComm_t comm, float *buf, size_t n, cudaStream_t s) {
         "{err}"
     );
     assert!(texts[0].contains("#include <rccl/rccl.h>"), "{}", texts[0]);
+}
+
+// R39-2 ----------------------------------------------------------------------------------------
+
+const THC_ATOMICS: &str = r#"#include <torch/extension.h>
+#include <THC/THCAtomics.cuh>
+
+__global__ void accumulate(at::Half *dst, const at::Half *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) gpuAtomicAdd(dst + i, src[i]);
+}
+"#;
+
+#[test]
+fn r39_2_thc_atomics_becomes_aten_atomic_without_an_error() {
+    let (_, code, err, texts) = cli_convert_in(&[("k.cu", THC_ATOMICS)], "6.2", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(reports(&err, "T007").is_empty(), "{err}");
+    assert!(
+        texts[0].contains("#include <ATen/hip/Atomic.cuh>\n"),
+        "{}",
+        texts[0]
+    );
+    assert!(!texts[0].contains("THC"), "{}", texts[0]);
+}
+
+#[test]
+fn r39_2_other_thc_headers_stay_errors_and_explain_names_the_replacements() {
+    let src =
+        "#include <THC/THCDeviceUtils.cuh>\n#include <THC/THCNumerics.cuh>\n#include <THC/THC.h>\n";
+    let (_, code, err, _) = cli_convert_in(&[("k.cu", src)], "6.2", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(reports(&err, "T007").len(), 3, "{err}");
+    let explain = |what: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .args(["explain", what])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let du = explain("THC/THCDeviceUtils.cuh");
+    assert!(
+        du.contains("<ATen/cuda/DeviceUtils.cuh>") && du.contains("at::ceil_div"),
+        "{du}"
+    );
+    let nu = explain("THC/THCNumerics.cuh");
+    assert!(nu.contains("<ATen/cuda/NumericLimits.cuh>"), "{nu}");
+    let at = explain("THC/THCAtomics.cuh");
+    assert!(at.contains("becomes ATen/hip/Atomic.cuh"), "{at}");
 }
