@@ -1920,7 +1920,10 @@ fn translate_file(
             || crate::buildfiles::may_drop_libraries(src)
             || matches!(
                 kind,
-                crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python
+                crate::buildfiles::BuildKind::SetupPy
+                    | crate::buildfiles::BuildKind::Python
+                    | crate::buildfiles::BuildKind::CMake
+                    | crate::buildfiles::BuildKind::Makefile
             ) && cfg.build.warp_sync_define;
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they

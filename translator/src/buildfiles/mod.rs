@@ -582,6 +582,26 @@ pub fn translate_build(
         }
         _ => opts,
     };
+    // R40-1: a Makefile or CMake file gives hipcc the warp-sync define only where a source of
+    // the tree keeps a `_sync` warp builtin (which sources such a file compiles is not read, so
+    // the tree decides, as for a setup.py whose sources hipport cannot resolve; a tree too big
+    // to read keeps the define).
+    let without_warp;
+    let opts = if opts.warp_sync_define
+        && matches!(kind, BuildKind::CMake | BuildKind::Makefile)
+        && opts
+            .tree_root
+            .as_deref()
+            .is_some_and(|root| setup_py::tree_warp_source(root) == Some(None))
+    {
+        without_warp = BuildOptions {
+            warp_sync_define: false,
+            ..opts.clone()
+        };
+        &without_warp
+    } else {
+        opts
+    };
     // Most Python files build nothing: only those that name nvcc flags are read, and those that
     // build an extension or that a build imports where they name `CUDA_HOME` or, under renames,
     // at all (their source lists follow the renames).
