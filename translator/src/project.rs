@@ -2086,6 +2086,15 @@ fn translate_file(
             }
         }
     }
+    // R41-c: a Cargo build script that compiles CUDA is copied; one warning says so.
+    outcome
+        .diagnostics
+        .extend(crate::buildfiles::cargo_build_script(
+            &f.rel,
+            src,
+            shown,
+            &cfg.build.offload_arch,
+        ));
     if path.extension().is_some_and(|e| e == "py") {
         outcome
             .diagnostics
