@@ -1920,7 +1920,10 @@ fn translate_file(
             || crate::buildfiles::may_drop_libraries(src)
             || matches!(
                 kind,
-                crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python
+                crate::buildfiles::BuildKind::SetupPy
+                    | crate::buildfiles::BuildKind::Python
+                    | crate::buildfiles::BuildKind::CMake
+                    | crate::buildfiles::BuildKind::Makefile
             ) && cfg.build.warp_sync_define;
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they
@@ -2083,6 +2086,15 @@ fn translate_file(
             }
         }
     }
+    // R41-c: a Cargo build script that compiles CUDA is copied; one warning says so.
+    outcome
+        .diagnostics
+        .extend(crate::buildfiles::cargo_build_script(
+            &f.rel,
+            src,
+            shown,
+            &cfg.build.offload_arch,
+        ));
     if path.extension().is_some_and(|e| e == "py") {
         outcome
             .diagnostics

@@ -97,7 +97,7 @@ fn nvcc_after_a_utility_command_gets_the_targets() {
     );
     assert_eq!(
         out,
-        "obj/k.o: k.cu\n\tmkdir -p obj && hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS --offload-arch=gfx90a -c k.cu -o $@\nb.o: k.cu\n\tCCACHE_DISABLE=1 hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS --offload-arch=gfx90a -c k.cu -o $@\n"
+        "obj/k.o: k.cu\n\tmkdir -p obj && hipcc --offload-arch=gfx90a -c k.cu -o $@\nb.o: k.cu\n\tCCACHE_DISABLE=1 hipcc --offload-arch=gfx90a -c k.cu -o $@\n"
     );
 }
 

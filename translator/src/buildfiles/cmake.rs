@@ -4957,6 +4957,17 @@ fn cuda_version_tests(
             _ => continue,
         };
         reported.push(k);
+        // R41-a: `${VAR}` unquoted expands to no argument at all when VAR is empty: if() then
+        // gets `GREATER_EQUAL 11.0` alone and CMake stops configuring. Quoted, it is one empty
+        // argument, which the test compares as below (the branch the finding names is taken).
+        let unquoted = !a.quoted && a.text.trim().starts_with("${");
+        let quoted_now = unquoted
+            && sink.edit(
+                a.start,
+                a.end,
+                format!("\"{}\"", a.text.trim()),
+                B_CONSTRUCT.id,
+            );
         if quiet {
             continue;
         }
@@ -4987,6 +4998,34 @@ fn cuda_version_tests(
         let mut message = format!(
             "`{var}` is empty in a HIP build (no CUDA language or package), so it {compared}"
         );
+        if unquoted {
+            let rest: Vec<&str> = args
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, x)| x.text.as_str())
+                .collect();
+            let left = format!("{}({})", cmd.name, rest.join(" "));
+            message = if quoted_now {
+                format!(
+                    "`{var}` is empty in a HIP build (no CUDA language or package): written unquoted, `${{{var}}}` expands to nothing, `{left}` stops the configure step, so hipport quotes it (\"${{{var}}}\"), which {compared}"
+                )
+            } else {
+                format!(
+                    "`{var}` is empty in a HIP build (no CUDA language or package): written unquoted, `${{{var}}}` expands to nothing and `{left}` stops the configure step"
+                )
+            };
+            if !quoted_now {
+                sink.diag_as(
+                    B_CONSTRUCT,
+                    Severity::Error,
+                    a.content_start,
+                    message,
+                    Some(format!("quote it (\"${{{var}}}\"), drop the check, or compare hip_VERSION (set by find_package(hip)) in HIP builds")),
+                );
+                continue;
+            }
+        }
         match value {
             Some(v) => message.push_str(&format!(": `{test}` is {v}")),
             None => message.push_str(&format!(" in `{test}`")),

@@ -981,10 +981,111 @@ fn host_flags(v: &str) -> Option<Vec<String>> {
     )
 }
 
-/// What becomes of MSVC's options in an `-Xcompiler` value.
-const MSVC_HELP: &str = "hipcc compiles host code with clang, which reads a `/` option as a \
-     file name (`no such file or directory: '/wd 4819'`) and emits none of MSVC's warnings \
-     (C4819 is cl.exe's code-page warning); give clang's own flags where one is needed";
+/// The start of the B002 note for MSVC options dropped from `-Xcompiler` values (see
+/// [`msvc_note`]).
+const MSVC_DROPPED: &str = "host compiler flag";
+
+/// The B002 note at word `word` for the MSVC (cl.exe) options `flags` dropped from
+/// `-Xcompiler` values, with help about those options (R41-1: the help quoted `/wd 4819` for
+/// `/bigobj`).
+fn msvc_note(word: usize, flags: &[String]) -> Note {
+    let (what, them) = if flags.len() == 1 {
+        ("an MSVC (cl.exe) option", "it")
+    } else {
+        ("MSVC (cl.exe) options", "them")
+    };
+    let plural = if flags.len() == 1 { "" } else { "s" };
+    Note {
+        word,
+        info: B_FLAG_DROPPED,
+        message: format!(
+            "{MSVC_DROPPED}{plural} `{}` dropped: {what} that nvcc handed its host compiler",
+            flags.join(" ")
+        ),
+        help: Some(msvc_help(flags, them)),
+        severity: None,
+    }
+}
+
+/// Help for dropped MSVC options `flags`: clang reads a `/` option as a file name, and what
+/// each known option did.
+fn msvc_help(flags: &[String], them: &str) -> String {
+    let first = flags[0].as_str();
+    let mut help = format!(
+        "hipcc compiles host code with clang, which would read {them} as file names (`no such file or directory: '{first}'`)"
+    );
+    let mut said: Vec<&str> = Vec::new();
+    for f in flags {
+        let lower = f.to_ascii_lowercase();
+        let l = lower.as_str();
+        let why = if l == "/bigobj" {
+            "`/bigobj` raises the section limit of MSVC's object files, which clang's have not"
+        } else if l.starts_with("/zc:preprocessor") || l == "/experimental:preprocessor" {
+            "clang's preprocessor already follows the standard (`/Zc:preprocessor`)"
+        } else if l.starts_with("/zc:") || l == "/permissive-" {
+            "clang follows the standard there by default (`/Zc:`, `/permissive-`)"
+        } else if l == "/utf-8"
+            || l.starts_with("/source-charset")
+            || l.starts_with("/execution-charset")
+        {
+            "clang reads and writes UTF-8 already (`/utf-8`)"
+        } else if l.starts_with("/wd") || l.starts_with("/w") && l.len() <= 3 || l == "/wx" {
+            if flags.iter().any(|g| g.contains("4819")) {
+                "MSVC's warning options and numbers mean nothing to clang (C4819 is cl.exe's code-page warning): use clang's -W names"
+            } else {
+                "MSVC's warning options and numbers mean nothing to clang: use clang's -W names"
+            }
+        } else if matches!(l, "/md" | "/mdd" | "/mt" | "/mtd") {
+            "`/MD`, `/MT` choose MSVC's C runtime library, which clang's driver picks on its own"
+        } else if l.starts_with("/eh") {
+            "clang enables C++ exceptions by default (`/EHsc`)"
+        } else if l.starts_with("/o") {
+            "use clang's -O flags for optimisation"
+        } else if l.starts_with("/openmp") {
+            "use -fopenmp for OpenMP"
+        } else {
+            continue;
+        };
+        if !said.contains(&why) {
+            said.push(why);
+        }
+    }
+    for why in said {
+        help.push_str("; ");
+        help.push_str(why);
+    }
+    help.push_str("; give clang's own flags where one is needed");
+    help
+}
+
+/// R41-1: the MSVC notes of one list of words become one, naming every option dropped.
+fn merge_msvc_notes(notes: &mut Vec<Note>) {
+    let is_msvc = |n: &Note| {
+        n.info.id == B_FLAG_DROPPED.id
+            && n.message.starts_with(MSVC_DROPPED)
+            && n.message.ends_with("that nvcc handed its host compiler")
+    };
+    let Some(first) = notes.iter().position(is_msvc) else {
+        return;
+    };
+    if notes.iter().filter(|n| is_msvc(n)).count() < 2 {
+        return;
+    }
+    let mut flags = Vec::new();
+    for n in notes.iter().filter(|n| is_msvc(n)) {
+        if let Some(f) = n.message.split('`').nth(1) {
+            flags.extend(f.split(' ').map(str::to_string));
+        }
+    }
+    let word = notes[first].word;
+    let mut k = 0;
+    notes.retain(|n| {
+        let keep = !is_msvc(n) || k == first;
+        k += 1;
+        keep
+    });
+    notes[first] = msvc_note(word, &flags);
+}
 
 /// The MSVC (cl.exe) options of an `-Xcompiler` value cut into host flags (`/wd 4819`,
 /// `/MD`, `/EHsc`: a `/` option with the bare numbers after it), and the other flags. A `/`
@@ -1416,6 +1517,7 @@ pub(crate) fn map_words(
         }
         i += n;
     }
+    merge_msvc_notes(&mut m.notes);
     m
 }
 
@@ -1447,6 +1549,7 @@ pub(crate) fn map_word_runs(
         }));
     }
     drop_repeated(&mut out, words);
+    merge_msvc_notes(&mut out.notes);
     out
 }
 
@@ -1924,16 +2027,7 @@ fn map_one(
         });
         let (msvc, host) = msvc_options(split, after_value_flag);
         if !msvc.is_empty() {
-            inner.notes.push(Note {
-                word: i,
-                info: B_FLAG_DROPPED,
-                message: format!(
-                    "host compiler flag `{}` dropped: an MSVC (cl.exe) option that nvcc handed its host compiler",
-                    msvc.join(" ")
-                ),
-                help: Some(MSVC_HELP.into()),
-                severity: None,
-            });
+            inner.notes.push(msvc_note(i, &msvc));
         }
         let mut flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
         // The closers that end a separate value word and close nothing in it

@@ -14,6 +14,7 @@
 //! `find_package(hip)`, which works with Debian's HIP packages as well as ROCm's (CMake's own HIP
 //! language needs `<rocm>/lib/cmake/hip-lang`, which Debian installs elsewhere).
 
+mod cargo;
 mod cmake;
 mod cmake_sources;
 mod flags;
@@ -529,6 +530,19 @@ fn names_old_standard(src: &[u8]) -> bool {
 
 /// Translates one build file. `file` is its path relative to the project root (with `/`); it is
 /// used to resolve renamed sources and to label diagnostics.
+/// The B017 warning for a Cargo build script that compiles CUDA (see [`cargo`]).
+pub fn cargo_build_script(
+    file: &str,
+    src: &[u8],
+    shown: &str,
+    offload_arch: &[String],
+) -> Vec<Diagnostic> {
+    if !cargo::is_build_script(file) {
+        return Vec::new();
+    }
+    cargo::build_script_diags(src, shown, offload_arch)
+}
+
 pub fn translate_build(
     kind: BuildKind,
     src: &[u8],
@@ -581,6 +595,26 @@ pub fn translate_build(
             &with_unused
         }
         _ => opts,
+    };
+    // R40-1: a Makefile or CMake file gives hipcc the warp-sync define only where a source of
+    // the tree keeps a `_sync` warp builtin (which sources such a file compiles is not read, so
+    // the tree decides, as for a setup.py whose sources hipport cannot resolve; a tree too big
+    // to read keeps the define).
+    let without_warp;
+    let opts = if opts.warp_sync_define
+        && matches!(kind, BuildKind::CMake | BuildKind::Makefile)
+        && opts
+            .tree_root
+            .as_deref()
+            .is_some_and(|root| setup_py::tree_warp_source(root) == Some(None))
+    {
+        without_warp = BuildOptions {
+            warp_sync_define: false,
+            ..opts.clone()
+        };
+        &without_warp
+    } else {
+        opts
     };
     // Most Python files build nothing: only those that name nvcc flags are read, and those that
     // build an extension or that a build imports where they name `CUDA_HOME` or, under renames,
@@ -961,6 +995,8 @@ pub(crate) static B_INLINE: &DiagInfo = &DIAGS[13];
 pub(crate) static B_VS: &DiagInfo = &DIAGS[14];
 /// Python build code that runs only on CUDA PyTorch, left as it is.
 pub(crate) static B_CUDA_ONLY: &DiagInfo = &DIAGS[15];
+/// A Cargo build script that compiles CUDA, copied as it is.
+pub(crate) static B_CARGO: &DiagInfo = &DIAGS[16];
 
 /// Diagnostics of the build-file translators.
 pub const DIAGS: &[DiagInfo] = &[
@@ -1316,6 +1352,22 @@ pub const DIAGS: &[DiagInfo] = &[
                   A condition that tests something else as well (`torch.version.hip and args.fast`)\n\
                   decides nothing: both of its branches are translated. `ROCM_HOME is not None` beside\n\
                   the test tests nothing else: every ROCm build that compiles has it.",
+    },
+    DiagInfo {
+        id: "B017",
+        name: "cargo-build-script-cuda",
+        severity: Severity::Warning,
+        summary: "Cargo build script that compiles CUDA, copied as it is",
+        explain: "hipport ports no Rust. A Cargo build script (build.rs) that compiles the crate's CUDA\n\
+                  kernels is copied as it is, so the HIP tree still runs nvcc: the script runs nvcc\n\
+                  (Command::new(\"nvcc\")), uses a crate that does (bindgen_cuda, cudaforge and their\n\
+                  KernelBuilder, cc's .cuda(true)), passes nvcc's -arch=sm_XX, --ptx or -gencode, or\n\
+                  links a CUDA library (cargo:rustc-link-lib=dylib=cudart). One warning per script names\n\
+                  what was found. To port it: kernels the crate loads at run time (PTX) become code\n\
+                  objects, `hipcc --genco --offload-arch=gfx90a -o k.hsaco k.cu`, loaded with\n\
+                  hipModuleLoad and hipModuleGetFunction; kernels linked into the crate are built with\n\
+                  `hipcc -c -fPIC --offload-arch=...`; amdhip64 (in /opt/rocm/lib) replaces cudart.\n\
+                  A script that names hipcc or amdhip64 has a ROCm path of its own and gets no warning.",
     },
 ];
 

@@ -4041,7 +4041,7 @@ const TREE_SCAN_ENTRIES: usize = 20_000;
 /// The first source of the tree under `root` (in sorted order, hidden directories skipped)
 /// that names a builtin needing `HIP_ENABLE_WARP_SYNC_BUILTINS` (see [`warp_sync_named`]),
 /// relative to `root`: `Some(None)` where none does, `None` where the tree is too big to read.
-fn tree_warp_source(root: &std::path::Path) -> Option<Option<String>> {
+pub(super) fn tree_warp_source(root: &std::path::Path) -> Option<Option<String>> {
     fn walk(dir: &std::path::Path, rel: &str, budget: &mut usize) -> Result<Option<String>, ()> {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return Ok(None);
@@ -4253,6 +4253,12 @@ fn call_sources_need(
     let Some(call) = call.filter(|&j| matches!(toks[j], Tok::Punct { ch: '(', .. })) else {
         return Need::Unknown;
     };
+    if matches!(
+        call.checked_sub(1).map(|j| &toks[j]),
+        Some(Tok::Ident { text, .. }) if text == "load_inline"
+    ) {
+        return inline_need(src, toks, call);
+    }
     let named = matches!(
         call.checked_sub(1).map(|j| &toks[j]),
         Some(Tok::Ident { text, .. }) if text == "load" || text == "CUDAExtension"
@@ -4292,6 +4298,102 @@ fn call_sources_need(
             None => Need::Unknown,
         }
     }))
+}
+
+/// R39-1: what the CUDA of the `load_inline(...)` call opened at token `call` needs: its
+/// `cuda_sources` (by keyword, else the third positional argument) read where it is string
+/// literals (joined by `+`, or in a list) or a variable this file assigns such literals once.
+/// The text judged is the CUDA hipport translates in place: at the targets that need the
+/// define it keeps the `_sync` builtins as written. Anything else is not known.
+fn inline_need(src: &str, toks: &[Tok], call: usize) -> Need {
+    let args = list_elements(toks, call);
+    let keyword = |r: &std::ops::Range<usize>| match (&toks[r.start], toks.get(r.start + 1)) {
+        (Tok::Ident { text, .. }, Some(Tok::Punct { ch: '=', .. })) => Some(text.as_str()),
+        _ => None,
+    };
+    let Some(value) = args
+        .iter()
+        .find(|r| keyword(r) == Some("cuda_sources"))
+        .map(|r| r.start + 2..r.end)
+        .or_else(|| args.iter().filter(|r| keyword(r).is_none()).nth(2).cloned())
+        .filter(|r| !r.is_empty())
+    else {
+        return Need::Unknown;
+    };
+    // The texts of literals in `range`, or None where it holds anything else.
+    let literals = |range: std::ops::Range<usize>| -> Option<Vec<&str>> {
+        let mut out = Vec::new();
+        for t in &toks[range] {
+            match t {
+                Tok::Str {
+                    content, prefix, ..
+                } if !prefix.to_ascii_lowercase().contains('f') => out.push(content.as_str()),
+                Tok::Punct {
+                    ch: '+' | '[' | ']' | '(' | ')' | ',',
+                    ..
+                } => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    };
+    let judge = |texts: Vec<&str>| {
+        if texts.iter().any(|t| warp_sync_named(t.as_bytes())) {
+            Need::Yes
+        } else {
+            Need::No
+        }
+    };
+    if let Some(texts) = literals(value.clone()) {
+        return judge(texts);
+    }
+    let [Tok::Ident { text: name, .. }] = &toks[value] else {
+        return Need::Unknown;
+    };
+    // The variable's one assignment in the file, at the top level: `name = <literals>` to the
+    // end of its line (outside brackets).
+    let mut depth = 0isize;
+    let mut assigned = Vec::new();
+    for (j, t) in toks.iter().enumerate() {
+        if depth == 0
+            && matches!(t, Tok::Ident { text, .. } if text == name)
+            && matches!(toks.get(j + 1), Some(Tok::Punct { ch: '=', .. }))
+            && !matches!(toks.get(j + 2), Some(Tok::Punct { ch: '=', .. }))
+            && !(j > 0 && matches!(toks[j - 1], Tok::Punct { ch: '.' | ',', .. }))
+        {
+            assigned.push(j);
+        }
+        if matches!(t, Tok::Ident { text, .. } if text == name)
+            && matches!(toks.get(j + 2), Some(Tok::Punct { ch: '=', .. }))
+            && matches!(toks.get(j + 1), Some(Tok::Punct { ch: '+' | '|', .. }))
+        {
+            return Need::Unknown; // `name += ...`
+        }
+        depth += nesting(t);
+    }
+    let [at] = assigned.as_slice() else {
+        return Need::Unknown;
+    };
+    let from = at + 2;
+    let mut end = from;
+    let mut d = 0isize;
+    while end < toks.len() {
+        if d == 0
+            && end > from
+            && src[tok_end(&toks[end - 1])..tok_start(&toks[end])].contains('\n')
+        {
+            break;
+        }
+        d += nesting(&toks[end]);
+        end += 1;
+        if d < 0 {
+            return Need::Unknown;
+        }
+    }
+    match literals(from..end) {
+        Some(texts) if !texts.is_empty() => judge(texts),
+        _ => Need::Unknown,
+    }
 }
 
 /// The files a `sources` argument (the tokens of `range`) names, relative to this file's
@@ -4342,6 +4444,18 @@ fn sources_expression(
                 return None;
             }
             out.extend(source_paths(src, toks, t.start)?);
+            continue;
+        }
+        // R39-1/V17-f: `sorted(glob(...))`, `list(...)`: the files of the one argument.
+        if (ident(t.start, "sorted") || ident(t.start, "list") || ident(t.start, "tuple"))
+            && punct(t.start + 1, '(')
+            && closes_at_end(t.start + 1)
+        {
+            let args = list_elements(toks, t.start + 1);
+            let [inner] = args.as_slice() else {
+                return None;
+            };
+            out.extend(sources_expression(src, toks, inner.clone(), dir, within)?);
             continue;
         }
         if let [Tok::Ident { text: name, .. }] = &toks[t.clone()] {
@@ -4929,10 +5043,11 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
             continue;
         }
         let need = if callee == "load_inline" {
-            if warp_sync_named(src.as_bytes()) {
-                WarpNeed::Needed
-            } else {
-                WarpNeed::Unneeded
+            match inline_need(src, toks, k + 1) {
+                Need::Yes => WarpNeed::Needed,
+                Need::No => WarpNeed::Unneeded,
+                Need::Unknown if warp_sync_named(src.as_bytes()) => WarpNeed::Needed,
+                Need::Unknown => WarpNeed::Unneeded,
             }
         } else {
             warp_need(
