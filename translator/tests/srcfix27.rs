@@ -119,3 +119,87 @@ fn r40_2_library_translation_reads_the_headers_without_a_run() {
     assert!(t006[0].contains("cudaNotAThing"), "{t006:?}");
     assert!(r.read_other_files);
 }
+
+// R40-3 ----------------------------------------------------------------------------------------
+
+#[test]
+fn r40_3_typeid_of_a_type_parses() {
+    for src in [
+        "template <class R> int k(int n) { if (typeid(R) == typeid(double) && n > 2) return 2; return 1; }\n",
+        "int k() { return typeid(unsigned long long) == typeid(float *) ? 1 : 0; }\n",
+        "const char *k() { return typeid(const double).name(); }\n",
+        "bool k(int x) { return typeid(x) != typeid(short) || typeid(x).hash_code() == 0; }\n",
+    ] {
+        let tree = hipport::parse::parse(src.as_bytes(), std::time::Duration::from_secs(5)).unwrap();
+        assert!(
+            hipport::parse::error_lines(&tree, src.as_bytes()).is_empty(),
+            "{src}{}",
+            tree.root_node().to_sexp()
+        );
+    }
+}
+
+/// Host code under a `typeid` test of a type, `CHOICE` being the test (RTTI is host-only).
+const TYPEID_CU: &str = r#"#include <typeinfo>
+#include <cuda_runtime.h>
+__global__ void twice(float *v) { v[threadIdx.x] *= 2.0f; }
+template <typename Real>
+int run(Real *d, const Real *h, int n, cudaStream_t st) {
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    if (CHOICE && prop.major >= 7) {
+        cudaMemcpyAsync(d, h, n * sizeof(Real), cudaMemcpyHostToDevice, st);
+        twice<<<1, 64, 0, st>>>((float *)d);
+        return 2;
+    } else if (typeid(cudaStream_t) == typeid(Real *)) {
+        cudaStreamSynchronize(st);
+    }
+    return 1;
+}
+template int run<float>(float *, const float *, int, cudaStream_t);
+"#;
+
+#[test]
+fn r40_3_code_under_a_typeid_test_is_renamed_and_checked_without_t008() {
+    let with = TYPEID_CU.replace("CHOICE", "typeid(Real) == typeid(double)");
+    let without = TYPEID_CU.replace("CHOICE", "true");
+    for hip in ["6.2", "5.2.3"] {
+        let (_, _, err_with, out_with) = cli_convert_in(&[("t.cu", &with)], hip, &[]);
+        let (_, _, err_without, out_without) = cli_convert_in(&[("t.cu", &without)], hip, &[]);
+        assert!(reports(&err_with, "T008").is_empty(), "{err_with}");
+        // The same reports, at the same places, as the code without the test.
+        let places = |err: &str| -> Vec<String> {
+            err.lines()
+                .filter(|l| {
+                    l.starts_with("error[")
+                        || l.starts_with("warning[")
+                        || l.starts_with("note[")
+                        || l.contains("-->")
+                })
+                // The line, not the column: the test is longer than `true`.
+                .map(|l| match l.contains("-->") {
+                    true => l.rsplit_once(':').map_or(l, |(head, _)| head).to_string(),
+                    false => l.to_string(),
+                })
+                .collect()
+        };
+        assert_eq!(places(&err_with), places(&err_without), "{err_with}");
+        // The test of the compute capability inside is still checked.
+        assert_eq!(reports(&err_with, "H037").len(), 1, "{err_with}");
+        // And the same output, the test aside.
+        assert_eq!(
+            out_with[0].replace("typeid(Real) == typeid(double)", "true"),
+            out_without[0],
+        );
+        assert!(
+            out_with[0].contains("hipMemcpyAsync(d, h"),
+            "{}",
+            out_with[0]
+        );
+        assert!(
+            out_with[0].contains("typeid(hipStream_t) == typeid(Real *)"),
+            "{}",
+            out_with[0]
+        );
+    }
+}
