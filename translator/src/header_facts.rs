@@ -3,7 +3,8 @@
 //! `cuda_compat.h`), so that H002 reads `WARP_SIZE` in a template default of a `.cu` that includes
 //! it as the `warpSize` it is under hipcc; and how its device functions with warp-level work
 //! treat a 64-lane wavefront, so that H001 knows a `.cu` whose kernels reduce 32-lane segments
-//! with a header's `segmentSum` for segment code.
+//! with a header's `segmentSum` for segment code; and the names a header defines, so that T006
+//! leaves a project's own `cudaCheckError()` alone in the files that include its header.
 //!
 //! Sits above [`crate::analysis`] (which finds such macros within one file) and
 //! [`crate::includes`] (which says where an include lands). One [`HeaderFacts`] serves a whole
@@ -49,6 +50,8 @@ struct Header {
     /// Its qualifier macros (`#define DS_D_INLINE __device__ __forceinline__`), as `#define`
     /// lines tree-sitter is to know them by in the files that include it.
     qualifiers: Vec<u8>,
+    /// The names it defines (see [`defined_names`]), read at the first question.
+    names: OnceLock<HashSet<String>>,
 }
 
 /// A header with warp operations: what H001 may ask of it.
@@ -287,6 +290,34 @@ impl HeaderFacts {
         out
     }
 
+    /// Whether a project header that `src`, the file at `rel`, includes, directly or through
+    /// other headers (found as for [`HeaderFacts::for_file`]), defines `name` (see
+    /// [`defined_names`]): a helper header's `#define cudaCheckError() ...` makes the name the
+    /// project's in the files that include it (realuser40 R40-2). `None` where the file
+    /// reaches no project header: the answer then depends on no other file.
+    pub fn header_defines(&self, src: &[u8], rel: &str, name: &str) -> Option<bool> {
+        let taken = self.headers_taken(src, rel);
+        if taken.headers.is_empty() {
+            return None;
+        }
+        Some(taken.headers.iter().any(|(h, _)| {
+            self.header(h).is_some_and(|header| {
+                header
+                    .names
+                    .get_or_init(|| {
+                        std::fs::read(self.root.join(h))
+                            .ok()
+                            .and_then(|text| {
+                                let tree = crate::parse::parse(&text, self.budget).ok()?;
+                                Some(defined_names(&text, &tree))
+                            })
+                            .unwrap_or_default()
+                    })
+                    .contains(name)
+            })
+        }))
+    }
+
     /// The stamp header `rel` had when this run read it, or, where this run has not read it,
     /// the stamp it has now (`None` when there is no such file, one too large to read, or off
     /// Unix). Only its metadata is looked at then: the tree index asks this of an unchanged
@@ -433,7 +464,75 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
         stamp: None,
         platform,
         qualifiers: crate::parse::qualifier_defines(text),
+        names: OnceLock::new(),
     }
+}
+
+/// The names `text` (a header, parsed as `tree`) defines, in any branch: its macros, the
+/// functions it declares or defines, its types (`struct`, `class`, `union` and `enum` with a
+/// body, `typedef`s, `using` aliases), its enumerators, variables and namespaces. Members
+/// (fields, a class's own functions) are left out: their uses are qualified or members.
+pub fn defined_names(text: &[u8], tree: &tree_sitter::Tree) -> HashSet<String> {
+    use tree_sitter::Node;
+    // The name a declarator declares, under its pointer, array, function and init declarators.
+    fn declared<'t>(mut d: Node<'t>) -> Option<Node<'t>> {
+        loop {
+            match d.kind() {
+                "identifier" | "type_identifier" => return Some(d),
+                "qualified_identifier"
+                | "field_identifier"
+                | "operator_name"
+                | "destructor_name" => return None,
+                _ => d = d.child_by_field_name("declarator")?,
+            }
+        }
+    }
+    let mut names = HashSet::new();
+    let mut add = |n: Node| {
+        if let Ok(s) = std::str::from_utf8(&text[n.byte_range()]) {
+            names.insert(s.to_string());
+        }
+    };
+    for n in crate::parse::Flat::new(tree.root_node()).nodes {
+        match n.kind() {
+            "preproc_def"
+            | "preproc_function_def"
+            | "alias_declaration"
+            | "enumerator"
+            | "namespace_definition" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    add(name);
+                }
+            }
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier"
+                if n.child_by_field_name("body").is_some() =>
+            {
+                if let Some(name) = n
+                    .child_by_field_name("name")
+                    .filter(|x| x.kind() == "type_identifier")
+                {
+                    add(name);
+                }
+            }
+            "declaration" | "function_definition" | "type_definition" => {
+                // Not a class's members: a `field_declaration_list` holds those.
+                if n.parent()
+                    .is_some_and(|p| p.kind() == "field_declaration_list")
+                {
+                    continue;
+                }
+                let mut c = n.walk();
+                let ds: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+                for d in ds {
+                    if let Some(name) = declared(d) {
+                        add(name);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// The constants `text` (a header) fixes at 32 under a name that says it holds the warp size

@@ -82,10 +82,14 @@ pub fn parse_with_qualifiers(
         }
         let slots = statement_macros::semicolon_slots(&shown, &tree);
         let blocks = statement_args::block_edits(&shown, &tree);
-        if slots.is_empty() && blocks.is_empty() {
+        let typeids = typeid_of_types(&shown, &tree);
+        if slots.is_empty() && blocks.is_empty() && typeids.is_empty() {
             return Ok(tree);
         }
         let mut ended = shown.into_owned();
+        for at in typeids {
+            ended[at..at + b"sizeof".len()].copy_from_slice(b"sizeof");
+        }
         for at in slots {
             if !blocks.iter().any(|b| b.span.contains(&at)) {
                 ended[at] = b';';
@@ -99,6 +103,41 @@ pub fn parse_with_qualifiers(
             _ => Ok(tree),
         }
     })
+}
+
+/// Where `typeid` starts in the calls of `src` (as tree-sitter sees it, in `tree`) that take a
+/// type tree-sitter cannot read as an expression: `typeid(double)`, `typeid(unsigned int)`,
+/// `typeid(float*)` (realuser40 R40-3). tree-sitter-cuda has no `typeid`: it reads a call,
+/// and a type as its argument is an error, which cost the whole statement a T008 note. Shown
+/// as `sizeof`, which takes a type or an expression in the same parentheses, the statement
+/// parses, and the names inside are renamed and checked as before. Only a call whose
+/// arguments hold an error is shown so; `typeid(x)` of an expression parses as it is.
+fn typeid_of_types(src: &[u8], tree: &Tree) -> Vec<usize> {
+    if memchr::memmem::find(src, b"typeid").is_none() {
+        return Vec::new();
+    }
+    let root = tree.root_node();
+    crate::lexer::identifiers(src)
+        .into_iter()
+        .filter(|id| &src[id.clone()] == b"typeid")
+        .filter(|id| src[id.end..].trim_ascii_start().starts_with(b"("))
+        .filter_map(|id| {
+            let name = root.descendant_for_byte_range(id.start, id.end)?;
+            if name.kind() != "identifier" || name.byte_range() != id {
+                return None;
+            }
+            let parent = name.parent()?;
+            let broken = if parent.kind() == "call_expression" {
+                parent.child_by_field_name("function") == Some(name)
+                    && parent
+                        .child_by_field_name("arguments")
+                        .is_some_and(|a| a.has_error())
+            } else {
+                parent.is_error()
+            };
+            broken.then_some(id.start)
+        })
+        .collect()
 }
 
 /// Parses `src` with `parser`, giving up once `budget` has passed since `start`.

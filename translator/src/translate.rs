@@ -355,7 +355,7 @@ diag_info! {
         "The CUDA name was translated to a HIP name that HIP marks experimental; its behaviour or signature may change between releases.";
     UNKNOWN_NAME = "T006", "unknown-cuda-name", Warning,
         "A CUDA-looking name is not in the rules database",
-        "The identifier looks like a CUDA API name (`cuda` or `cu` followed by a capital, as in cudaFooBar or cuMemFoo; or cublas, cusparse, curand, cufft, cusolver, cudnn or nvtx followed by a capital, `_` or a number, as in cublasLtFoo or curand8) but the rules database does not know it, and the file does not declare it. It was left as it is.\n\nWhat to do: check whether it is a CUDA API; if so, add a rule with `--rules FILE` (and consider reporting it); if it is your own name declared elsewhere, ignore this warning.";
+        "The identifier looks like a CUDA API name (`cuda` or `cu` followed by a capital, as in cudaFooBar or cuMemFoo; or cublas, cusparse, curand, cufft, cusolver, cudnn or nvtx followed by a capital, `_` or a number, as in cublasLtFoo or curand8) but the rules database does not know it, and neither the file nor a project header of the input that it includes (directly or through other headers) declares or defines it. It was left as it is.\n\nWhat to do: check whether it is a CUDA API; if so, add a rule with `--rules FILE` (and consider reporting it); if it is your own name declared elsewhere, ignore this warning.";
     UNSUPPORTED_HEADER = "T007", "header-without-hip", Error,
         "A CUDA header has no HIP equivalent",
         "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
@@ -800,6 +800,11 @@ struct Walk<'a> {
     templates: HashSet<String>,
     /// Unknown CUDA-looking names already reported.
     reported_unknown: HashSet<String>,
+    /// Names T006 would report, each with whether a project header the file includes defines
+    /// it (see [`Walk::header_defines`]).
+    header_names: HashMap<String, bool>,
+    /// The project's headers, read for [`Walk::header_defines`] where the run shares none.
+    own_header_facts: Option<Arc<crate::header_facts::HeaderFacts>>,
     /// Uses of CUDA's legacy launch API ([`LEGACY_LAUNCH`]): name and start, reported together
     /// once per file by [`Walk::report_legacy_launch`] (R28-1).
     legacy_launch: Vec<(String, usize)>,
@@ -1060,6 +1065,10 @@ static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
             ("preproc_function_def", Dk::FunctionDefine),
             ("struct_specifier", Dk::Named),
             ("class_specifier", Dk::Named),
+            // A project's `enum cudaModeSel {...}`, `union`, `using cudaRealT = float;`.
+            ("enum_specifier", Dk::Named),
+            ("union_specifier", Dk::Named),
+            ("alias_declaration", Dk::Named),
             ("enumerator", Dk::Named),
             ("function_declarator", Dk::Declarator),
             ("init_declarator", Dk::Declarator),
@@ -1133,6 +1142,8 @@ impl<'a> Walk<'a> {
             defined_anywhere: HashSet::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
+            header_names: HashMap::new(),
+            own_header_facts: None,
             legacy_launch: Vec::new(),
             call_sites: Vec::new(),
             later_rewrites: HashMap::new(),
@@ -1208,6 +1219,49 @@ impl<'a> Walk<'a> {
             self.edits.push(e);
         }
         true
+    }
+
+    /// Whether a project header the file includes (directly or through other headers) defines
+    /// `name` as a macro, function, type or variable: the name is then the project's own, as
+    /// it is where the file defines it (pmph's `cudaCheckError()` from its `helper.cu.h`,
+    /// realuser40 R40-2). Asked once per name; where the file reaches a project header, the
+    /// result depends on it.
+    fn header_defines(&mut self, name: &str) -> bool {
+        if let Some(&known) = self.header_names.get(name) {
+            return known;
+        }
+        let Some(rel) = self.rel else {
+            return false;
+        };
+        let facts = match &self.opts.header_facts {
+            Some(f) => Arc::clone(f),
+            None => {
+                let file = std::path::Path::new(self.file);
+                let up = rel.split('/').count();
+                let Some(root) = file.ancestors().nth(up) else {
+                    return false;
+                };
+                let opts = self.opts;
+                Arc::clone(self.own_header_facts.get_or_insert_with(|| {
+                    Arc::new(crate::header_facts::HeaderFacts::new(
+                        root.to_path_buf(),
+                        opts.include_search.clone(),
+                        opts.defines.clone(),
+                        opts.parse_budget,
+                    ))
+                }))
+            }
+        };
+        let found = match facts.header_defines(self.src, rel, name) {
+            Some(found) => {
+                // The result depends on the tree's other files now.
+                self.looked_for_project_headers = true;
+                found
+            }
+            None => false,
+        };
+        self.header_names.insert(name.to_string(), found);
+        found
     }
 
     /// Adds to `own_macros` the function-like macros of names the rules know that the project
@@ -1389,6 +1443,8 @@ impl<'a> Walk<'a> {
                 if looks_like_cuda(name)
                     && !self.declared.contains(name)
                     && !member_or_qualified(self.src, start)
+                    && !self.reported_unknown.contains(name)
+                    && !self.header_defines(name)
                     && self.reported_unknown.insert(name.to_string())
                 {
                     self.diag(
