@@ -1004,20 +1004,30 @@ pub const HALF_SHUFFLE: DiagInfo = DiagInfo {
     id: "H035",
     name: "half-shuffle",
     severity: Severity::Error,
-    summary: "__shfl* on a __half or bfloat16 value, which HIP does not overload",
+    summary: "__shfl* on a __half or bfloat16 value, which the target HIP does not overload",
     explain: "\
-CUDA overloads the warp shuffles for `__half`, `__half2` and `__nv_bfloat16`; HIP's shuffles take \
-only 32- and 64-bit integers, float and double (\"half-float shuffles are not supported\"). With \
-HIP 5.2.3 `__shfl_xor(h, 1)` on a `__half` fails with \"call to '__shfl_xor' is ambiguous\".
+CUDA overloads the warp shuffles for `__half`, `__half2` and `__nv_bfloat16`. HIP before 5.6 has \
+shuffles only for 32- and 64-bit integers, float and double: with HIP 5.2.3 `__shfl_xor(h, 1)` on \
+a `__half` fails with \"call to '__shfl_xor' is ambiguous\", and on a `__half2` with \"no matching \
+function for call to '__shfl_xor'\". HIP 5.6 added `__shfl`, `__shfl_up`, `__shfl_down` and \
+`__shfl_xor` for `__half` and `__half2` to `amd_hip_fp16.h` (HIP 6.2's `_sync` forms forward to \
+them), so for a target of 5.6 or later a `__half`/`__half2` shuffle is not reported.
 
-A value declared with or cast to a half type is an error. A value cast to (or declared as) a \
-type alias whose `using` or `typedef` earlier in the file names `__half`, `half`, `at::Half`, \
-`c10::Half`, `__nv_bfloat16` or `__hip_bfloat16` (`using float_t = \
-std::conditional<std::is_same<T, at::Half>::value, __half, T>::type`) is a warning: the shuffle \
-fails to compile in the instantiations where the alias is a half type.
+bfloat16 shuffles are overloaded in ROCm 7's `hip_bf16.h`; the 6.x release that first declared \
+them is not pinned, so for HIP 6.x targets a bfloat16 shuffle is a warning, before 6.0 an error, \
+and from 7.0 on not reported. `at::Half`/`c10::Half` values are an error at every version.
 
-Fix: shuffle the bits, `__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))` (for `__half2`, \
-through a 32-bit integer), or shuffle the value converted to float.",
+A value declared with or cast to a half type is reported as above. A value cast to (or declared \
+as) a type alias whose `using` or `typedef` earlier in the file names `__half`, `half`, \
+`at::Half`, `c10::Half`, `__nv_bfloat16` or `__hip_bfloat16` (`using float_t = \
+std::conditional<std::is_same<T, at::Half>::value, __half, T>::type`) is a warning where the half \
+type would be reported: the shuffle fails to compile in the instantiations where the alias is a \
+half type.
+
+Fix (these compile with HIP 5.2.3): for `__half`, shuffle the 16 bits, \
+`__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))`; for `__half2`, shuffle the 32 bits of \
+the pair, `__builtin_bit_cast(__half2, __shfl_xor(__builtin_bit_cast(unsigned, h2), 1))`; or \
+shuffle the value converted to float.",
 };
 
 /// H036: `cudaDeviceProp` fields that `hipDeviceProp_t` gained only in HIP 6.0.

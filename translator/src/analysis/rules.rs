@@ -7020,29 +7020,83 @@ const HALF_ALIAS_TARGETS: &[&str] = &[
     "__hip_bfloat16",
 ];
 
+/// Whether the target HIP lacks a shuffle overload for half type `ty`: the severity and why.
+/// `__half`/`__half2` overloads (`__shfl`, `__shfl_up/down/xor`, which HIP 6.2's `_sync`
+/// templates forward to) are in `amd_hip_fp16.h` from HIP 5.6 on; ROCm 7's `amd_hip_bf16.h`
+/// has bfloat16 ones, and the 6.x releases that first had them are not pinned (a warning).
+fn half_shuffle_gap(a: &Analyzer, ty: &str) -> Option<(Severity, String)> {
+    let hip = a.opts.hip_version;
+    let v = hipport_rules::Version::new;
+    let bf16 = ty.contains("bfloat16") || ty.contains("BFloat16");
+    let torch = ty.starts_with("at::") || ty.starts_with("c10::");
+    let pair = ty.ends_with('2');
+    let hipcc = if pair {
+        "HIP 5.2: \"no matching function for call\""
+    } else {
+        "HIP 5.2: \"call is ambiguous\""
+    };
+    if torch {
+        return Some((
+            Severity::Error,
+            format!("HIP's shuffles have no overloads for it ({hipcc})"),
+        ));
+    }
+    if bf16 {
+        if hip >= v(7, 0, 0) {
+            return None;
+        }
+        if hip >= v(6, 0, 0) {
+            return Some((Severity::Warning, format!("HIP's bfloat16 shuffle overloads are in ROCm 7's `hip_bf16.h`, and HIP {hip}'s may lack them (then \"no matching function\")")));
+        }
+        return Some((
+            Severity::Error,
+            format!("HIP {hip}'s shuffles have no bfloat16 overloads"),
+        ));
+    }
+    if hip >= v(5, 6, 0) {
+        return None;
+    }
+    Some((Severity::Error, format!("HIP's shuffles have half-precision overloads only from HIP 5.6 on, and the target is HIP {hip} ({hipcc})")))
+}
+
+/// A recipe that compiles with HIP 5.2.3 for a shuffle of half type `ty`.
+fn half_shuffle_help(ty: &str) -> &'static str {
+    let bf16 = ty.contains("bfloat16") || ty.contains("BFloat16");
+    match (bf16, ty.ends_with('2')) {
+        (false, false) => "shuffle the 16 bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy",
+        (false, true) => "shuffle the 32 bits of the pair (`__builtin_bit_cast(__half2, __shfl_xor(__builtin_bit_cast(unsigned, v), m))`) or two float copies",
+        (true, false) => "shuffle a float copy (`__float2bfloat16(__shfl_xor(__bfloat162float(v), m))`)",
+        (true, true) => "shuffle the 32 bits of the pair (`__builtin_bit_cast(T, __shfl_xor(__builtin_bit_cast(unsigned, v), m))`, T its type) or two float copies",
+    }
+}
+
 fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let sync = name.ends_with("_sync");
     let base = name.trim_end_matches("_sync");
     let off = usize::from(sync);
     if let Some(value) = argv.get(off) {
         if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(&t.as_str())) {
-            a.report(
-                &HALF_SHUFFLE,
-                Severity::Error,
-                *value,
-                format!("`{name}` on a `{ty}` value: HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
-                Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
-                vec![],
-            );
+            if let Some((sev, why)) = half_shuffle_gap(a, &ty) {
+                a.report(
+                    &HALF_SHUFFLE,
+                    sev,
+                    *value,
+                    format!("`{name}` on a `{ty}` value: {why}"),
+                    Some(half_shuffle_help(&ty).into()),
+                    vec![],
+                );
+            }
         } else if let Some((alias, half)) = half_alias(a, *value) {
-            a.report(
-                &HALF_SHUFFLE,
-                Severity::Warning,
-                *value,
-                format!("`{name}` on a `{alias}` value, and the file's alias `{alias}` names `{half}`: where it is `{half}`, HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
-                Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
-                vec![],
-            );
+            if let Some((_, why)) = half_shuffle_gap(a, half) {
+                a.report(
+                    &HALF_SHUFFLE,
+                    Severity::Warning,
+                    *value,
+                    format!("`{name}` on a `{alias}` value, and the file's alias `{alias}` names `{half}`: where it is `{half}`, {why}"),
+                    Some(half_shuffle_help(half).into()),
+                    vec![],
+                );
+            }
         }
     }
     let third = argv.get(1 + off);
