@@ -90,3 +90,85 @@ fn r41_2_each_help_recipe_compiles_with_hipcc_5_2_3_for_its_type() {
     common::write_files(tmp.path(), &[("r.hip", &src)]);
     common::hipcc_compile(tmp.path(), "r.hip").unwrap_or_else(|e| panic!("{src}\n{e}"));
 }
+
+// V17-a ----------------------------------------------------------------------------------------
+
+/// A qualifier macro under `#elif defined(__CUDA_ARCH__)`, used by a kernel and by host code.
+const ELIF: &str = r#"#if defined(USE_PLAIN_INLINE)
+#define BOTHQ inline
+#elif defined(__CUDA_ARCH__)
+#define BOTHQ __host__ __device__
+#else
+#define BOTHQ
+#endif
+BOTHQ int clampi(int v, int hi) { return v > hi ? hi : v; }
+__global__ void cut(int *p, int hi) { p[threadIdx.x] = clampi(p[threadIdx.x], hi); }
+int on_host(int v) { return clampi(v, 3); }
+"#;
+
+/// The same under an architecture test, `#if __CUDA_ARCH__ >= 600`.
+const ARCH_VERSION: &str = r#"#if __CUDA_ARCH__ >= 600
+#define BOTHQ __device__ __host__ __forceinline__
+#else
+#define BOTHQ inline
+#endif
+BOTHQ int twice(int v) { return v + v; }
+__global__ void dbl(int *p) { p[threadIdx.x] = twice(p[threadIdx.x]); }
+int on_host(int v) { return twice(v); }
+"#;
+
+#[test]
+fn v17a_elif_and_arch_version_qualifier_macros_are_errors_and_fixed() {
+    for (src, widened) in [
+        (
+            ELIF,
+            "\n#elif defined(__CUDA_ARCH__) || defined(__HIPCC__)\n",
+        ),
+        (
+            ARCH_VERSION,
+            "\n#if __CUDA_ARCH__ >= 600 || defined(__HIPCC__)\n",
+        ),
+    ] {
+        let (_, code, err, _) = cli_convert_in(&[("k.cu", src)], "5.2.3", &[]);
+        let r = reports(&err, "H011");
+        assert_eq!(r.len(), 1, "{err}");
+        assert!(
+            r[0].starts_with("error[H011]")
+                && r[0].contains("`BOTHQ` has `__device__` only in this branch"),
+            "{err}"
+        );
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains(widened.trim()),
+            "the help names the fix: {err}"
+        );
+        let (_, _, err, texts) = cli_convert_in(&[("k.cu", src)], "5.2.3", &["--fix"]);
+        assert!(texts[0].contains(widened), "{}", texts[0]);
+        assert!(err.contains("(fixed by --fix)"), "{err}");
+    }
+    if !require(tool_works("hipcc", "--version"), "hipcc is not installed") {
+        return;
+    }
+    for src in [ELIF, ARCH_VERSION] {
+        let (dir, _, _, _) = cli_convert_in(&[("k.cu", src)], "5.2.3", &[]);
+        let e = common::hipcc_compile(&dir.path().join("out"), "k.cu")
+            .expect_err("without the fix the kernel calls a host function");
+        assert!(e.contains("no matching function"), "{e}");
+        for hip in ["5.2.3", "6.2"] {
+            let (dir, _, _, _) = cli_convert_in(&[("k.cu", src)], hip, &["--fix"]);
+            common::hipcc_compile(&dir.path().join("out"), "k.cu").unwrap();
+        }
+    }
+}
+
+#[test]
+fn v17a_neighbours_stay_quiet() {
+    // `__CUDA_ARCH__ < 600` gives hipcc the `__device__` branch: nothing is lost.
+    let below = "#if __CUDA_ARCH__ < 600\n#define BOTHQ __host__ __device__\n#else\n#define BOTHQ inline\n#endif\nBOTHQ int twice(int v) { return v + v; }\n__global__ void dbl(int *p) { p[0] = twice(p[0]); }\n";
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", below)], "5.2.3", &[]);
+    assert!(!err.contains("has `__device__` only in"), "{err}");
+    // Both branches give `__device__`: the macro is not lost either.
+    let both = "#if __CUDA_ARCH__ >= 600\n#define BOTHQ __host__ __device__ __forceinline__\n#else\n#define BOTHQ __host__ __device__\n#endif\nBOTHQ int twice(int v) { return v + v; }\n__global__ void dbl(int *p) { p[0] = twice(p[0]); }\n";
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", both)], "5.2.3", &[]);
+    assert!(!err.contains("has `__device__` only in"), "{err}");
+}

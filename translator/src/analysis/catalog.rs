@@ -522,7 +522,9 @@ __device__` / `#else` / `#define HD` / `#endif`): under hipcc `HD` is empty in t
 too, so functions declared with it are host-only and every kernel calling one fails (\"call to \
 __host__ function from __global__ function\"). That is an error where the file uses the macro; \
 define it as `__host__ __device__` unconditionally, or add `|| defined(__HIPCC__)` to the test \
-(`--fix` does this where the conditional holds only such macros). Where a kernel's whole body is \
+(`--fix` does this where the conditional holds only such macros). The same for `#ifndef`, \
+`#elif defined(__CUDA_ARCH__)` and `#if __CUDA_ARCH__ >= 700`, which hipcc reads as false in \
+both passes. Where a kernel's whole body is \
 guarded and calls cooperative-groups functions HIP lacks (`cg::labeled_partition`, `cg::reduce`), \
 the help names them: dropping the guard alone does not build. An `#else` hipcc skips that only defines what \
 HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported, and \

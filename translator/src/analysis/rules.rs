@@ -9421,13 +9421,21 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .then(|| emptied_kernel(a, n))
             .flatten();
         // `#if defined(__CUDA_ARCH__)` choosing a `__host__ __device__` macro (R38-b).
-        let qualifiers = (*under_defined && decided && stranded.is_none() && directive == "#if")
+        // Also `#elif defined(__CUDA_ARCH__)` and `#if __CUDA_ARCH__ >= 700` (verify17 V17-a):
+        // hipcc reads each as false in both passes and takes the #else.
+        let qualifiers = (decided && stranded.is_none())
             .then(|| qualifier_macros(a, n, value == Some(0)))
             .flatten()
             .map(|q| {
                 let start = n.child(0).map_or(cond.start_byte(), |t| t.start_byte());
                 let test = a.text(cond).trim();
-                qualifier_report(&q, value == Some(0), start..cond.end_byte(), test)
+                qualifier_report(
+                    &q,
+                    value == Some(0),
+                    start..cond.end_byte(),
+                    directive,
+                    test,
+                )
             });
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
@@ -10009,7 +10017,7 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
                 "defined(__CUDA_ARCH__)"
             };
             let (severity, tail, help, edits) =
-                qualifier_report(q, !negated, start..name.end_byte(), test);
+                qualifier_report(q, !negated, start..name.end_byte(), "#if", test);
             fix = edits;
             (severity, msg + &tail, help)
         } else if let Some(k) = emptied {
@@ -11189,12 +11197,14 @@ fn qualifier_macros(a: &Analyzer, n: Node, body_skipped: bool) -> Option<Qualifi
 }
 
 /// H011's severity, message tail, help and fix for [`qualifier_macros`]; `span` is the byte
-/// range of the directive and its test, rewritten under `--fix`, and `test` that test in `#if`
+/// range of the directive and its test, rewritten under `--fix`, `directive` it (`#if`,
+/// `#elif`), and `test` that test in `#if`
 /// form (`defined(__CUDA_ARCH__)` for `#ifdef`, `!defined(__CUDA_ARCH__)` for `#ifndef`).
 fn qualifier_report(
     q: &QualifierMacros,
     body_skipped: bool,
     span: std::ops::Range<usize>,
+    directive: &str,
     test: &str,
 ) -> (Severity, String, String, Vec<Edit>) {
     let names = q
@@ -11219,10 +11229,10 @@ fn qualifier_report(
         test.to_string()
     };
     let (fixed, fix) = if body_skipped {
-        let t = format!("#if {cond} || defined(__HIPCC__)");
+        let t = format!("{directive} {cond} || defined(__HIPCC__)");
         (t.clone(), t)
     } else {
-        let t = format!("#if {cond} && !defined(__HIPCC__)");
+        let t = format!("{directive} {cond} && !defined(__HIPCC__)");
         (t.clone(), t)
     };
     let lost = format!(", and {names} {has} `__device__` only in {branch}, which hipcc skips in its device pass too");
