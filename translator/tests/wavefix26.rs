@@ -172,3 +172,120 @@ fn v17a_neighbours_stay_quiet() {
     let (_, _, err, _) = cli_convert_in(&[("k.cu", both)], "5.2.3", &[]);
     assert!(!err.contains("has `__device__` only in"), "{err}");
 }
+
+// R40-d, R39-b, R39-c: 32-lane groups the code itself makes 32 wide -------------------------------
+
+/// H001 reports of `err` (their first lines).
+fn h001(err: &str) -> Vec<&str> {
+    reports(err, "H001")
+}
+
+#[test]
+fn r40d_groups_of_an_explicit_32_lane_cub_warp_are_not_h001() {
+    let src = r#"#include <cub/cub.cuh>
+__global__ void seg_max(const int *in, int *out) {
+  using Lanes32 = cub::WarpReduce<int, 32>;
+  __shared__ typename Lanes32::TempStorage scratch[128 / 32];
+  const int group = threadIdx.x / 32;
+  const int lane = threadIdx.x & (32 - 1);
+  int m = Lanes32(scratch[group]).Reduce(in[blockIdx.x * 128 + threadIdx.x], cub::Max());
+  if (lane == 0) out[blockIdx.x * 4 + group] = m;
+}
+"#;
+    for hip in ["5.2.3", "6.2"] {
+        let (_, code, err, _) = cli_convert_in(&[("k.cu", src)], hip, &[]);
+        assert!(h001(&err).is_empty(), "{hip}: {err}");
+        assert_eq!(code, Some(0), "{err}");
+    }
+    // Neighbour: the default width is the wavefront under hipCUB; there `/ 32` stays reported.
+    let default = src.replace("cub::WarpReduce<int, 32>", "cub::WarpReduce<int>");
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &default)], "6.2", &[]);
+    assert!(
+        !h001(&err).is_empty() || !reports(&err, "H033").is_empty(),
+        "{err}"
+    );
+}
+
+#[test]
+fn r39b_template_parameter_offsets_count_like_the_constant() {
+    // A butterfly whose start comes from the template argument: 16 and 4 for the two
+    // instantiations, so each stays inside a 32-lane half of a 64-lane wavefront.
+    let src = r#"#define WARP_SIZE 32
+#define NUM_WARPS (256 / WARP_SIZE)
+template <int N = WARP_SIZE>
+__device__ float tree_add(float v) {
+  for (int d = N >> 1; d >= 1; d >>= 1) v += __shfl_xor_sync(0xffffffff, v, d);
+  return v;
+}
+__global__ void norm(const float *x, float *y) {
+  __shared__ float parts[NUM_WARPS];
+  const int g = threadIdx.x / WARP_SIZE, l = threadIdx.x % WARP_SIZE;
+  float v = tree_add<WARP_SIZE>(x[blockIdx.x * 256 + threadIdx.x]);
+  if (l == 0) parts[g] = v;
+  __syncthreads();
+  v = (l < NUM_WARPS) ? parts[l] : 0.f;
+  v = tree_add<NUM_WARPS>(v);
+  if (threadIdx.x == 0) y[blockIdx.x] = v;
+}
+"#;
+    let (_, code, err, _) = cli_convert_in(&[("k.cu", src)], "6.2", &[]);
+    assert!(h001(&err).is_empty(), "{err}");
+    assert_eq!(code, Some(0), "{err}");
+    // Neighbour: a loop from N itself (32, then 8) crosses the 32-lane halves: still an error.
+    let wide = src.replace("int d = N >> 1;", "int d = N;");
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &wide)], "6.2", &[]);
+    assert!(h001(&err).iter().any(|r| r.starts_with("error")), "{err}");
+    if require(tool_works("hipcc", "--version"), "hipcc is not installed") {
+        let (dir, _, _, _) = cli_convert_in(&[("k.cu", src)], "5.2.3", &[]);
+        common::hipcc_compile(&dir.path().join("out"), "k.cu").unwrap();
+    }
+}
+
+#[test]
+fn r39c_slots_per_32_thread_tile_are_not_h001_and_the_help_points_the_right_way() {
+    let src = r#"#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ float tile_total(float v) {
+  cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(cg::this_thread_block());
+  for (int d = 16; d > 0; d >>= 1) v += t32.shfl_down(v, d);
+  __shared__ float per_tile[32];
+  const int tile = threadIdx.x >> 5, rank = threadIdx.x & 31;
+  if (rank == 0) per_tile[tile] = v;
+  __syncthreads();
+  if (tile == 0) {
+    v = rank < (int)(blockDim.x >> 5) ? per_tile[rank] : 0.f;
+    for (int d = 16; d > 0; d >>= 1) v += t32.shfl_down(v, d);
+  }
+  return v;
+}
+__global__ void total(const float *x, float *out) {
+  float s = tile_total(x[blockIdx.x * blockDim.x + threadIdx.x]);
+  if (threadIdx.x == 0) atomicAdd(out, s);
+}
+"#;
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", src)], "6.2", &[]);
+    assert!(h001(&err).is_empty(), "{err}");
+    // Neighbour: the same slots beside a whole-wavefront shuffle keep the warning, whose help
+    // says a slot per warp needs fewer slots on 64 lanes, not more.
+    let raw = src
+        .replace("t32.shfl_down(v, d)", "__shfl_down_sync(0xffffffff, v, d)")
+        .replace(
+            "  cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(cg::this_thread_block());\n",
+            "",
+        );
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &raw)], "6.2", &[]);
+    let i = err
+        .find("shared array with 32 entries")
+        .unwrap_or_else(|| panic!("{err}"));
+    let rest = &err[i..];
+    let help = rest.lines().find(|l| l.contains("help:")).unwrap_or("");
+    assert!(
+        help.contains("indexed by warp, one slot per warp, 32 is already enough"),
+        "{help}"
+    );
+    assert!(!help.contains("64 as an upper bound"), "{help}");
+    if require(tool_works("hipcc", "--version"), "hipcc is not installed") {
+        let (dir, _, _, _) = cli_convert_in(&[("k.cu", src)], "5.2.3", &[]);
+        common::hipcc_compile(&dir.path().join("out"), "k.cu").unwrap();
+    }
+}

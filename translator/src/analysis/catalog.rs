@@ -73,8 +73,12 @@ width of `warpSize` or one above 32, or a shuffle without a width, is the wavefr
 judged as usual. All findings are \
 dropped in functions whose shuffles (and those of the functions they call) all stay in 32-lane \
 segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
-`WARP_SHFL_*` wrappers), and xor shuffles whose lane \
-distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
+`WARP_SHFL_*` wrappers), a CUB logical warp of 32 lanes or fewer (`cub::WarpReduce<float, 32>`, \
+which hipCUB runs as 32-lane groups of a wavefront, so `/ 32` and `TempStorage[256 / 32]` match \
+it), a cooperative-groups tile of 32 or fewer (`thread_block_tile<32>`, whose ids \
+`threadIdx.x >> 5` index a slot per tile), and xor shuffles whose lane \
+distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32, also from a template \
+parameter, `m = N >> 1`, with each value the file instantiates it with), which never leave \
 the lane's half of a 64-lane wavefront, also through a function that passes its parameters on as \
 a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_sync(x, delta)` in a \
 project header; a wrapper called without its width, which defaults to `warpSize`, reads as the \

@@ -2321,9 +2321,9 @@ pub(super) fn finish(a: &mut Analyzer) {
             Severity::Warning,
             at,
             format!(
-                "shared array with 32 entries indexed by lane or warp: sized for 32-lane warps; {WAVE_NOTE}"
+                "shared array with 32 entries indexed by lane or warp: one entry per lane of a 32-lane warp; {WAVE_NOTE}"
             ),
-            Some("size it with the warp size of the target (a template parameter, or 64 as an upper bound)".into()),
+            Some("indexed by lane, it needs `warpSize` entries (64 on CDNA): size it 64 or by a template parameter; indexed by warp, one slot per warp, 32 is already enough (a block has at most 1024 / warpSize warps, 16 on CDNA)".into()),
             vec![],
         );
     }
@@ -7672,6 +7672,16 @@ fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     };
     if matches!(name, "tiled_partition" | "thread_block_tile") {
         if let Some(size) = list.named_child(0).and_then(|arg| a.eval(arg)) {
+            // A tile of 32 threads or fewer: the function's groups of 32 are tiles, the same
+            // on every wavefront size (realuser39 R39-c: `part[threadIdx.x >> 5]` beside a
+            // `thread_block_tile<32>`), as with width-32 shuffles.
+            if (1..=32).contains(&size) && hip_compiles(a, n) != Some(false) {
+                a.calls.push((
+                    n.start_byte(),
+                    "cg-tile",
+                    Some(super::row_warps::Lanes::Width32),
+                ));
+            }
             tile_report(a, n, size);
         }
     } else if CUB_WARP_PRIMITIVES.contains(&name) && cub_scope(a, n) {
@@ -7750,6 +7760,17 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
         }
         Some(arg) => {
             let Some(width) = a.eval(arg) else { return };
+            // An explicit logical warp of 32 lanes or fewer: hipCUB runs it as groups within a
+            // wavefront, so the function works on 32-lane segments, as with width-32 shuffles
+            // (realuser40 R40-d: `/ 32` and `TempStorage[256 / 32]` beside
+            // `cub::WarpReduce<float, 32>`).
+            if (1..=32).contains(&width) && hip_compiles(a, n) != Some(false) {
+                a.calls.push((
+                    n.start_byte(),
+                    "cub-logical-warp",
+                    Some(super::row_warps::Lanes::Width32),
+                ));
+            }
             if width > 32 && a.first("H033", line) {
                 let (severity, message) = if width > 64 {
                     (Severity::Error, format!("`cub::{name}` with a logical warp of {width} lanes is wider than any AMD wavefront (64 on CDNA, 32 on RDNA)"))
