@@ -289,3 +289,30 @@ __global__ void total(const float *x, float *out) {
         common::hipcc_compile(&dir.path().join("out"), "k.cu").unwrap();
     }
 }
+
+// V17-d ----------------------------------------------------------------------------------------
+
+#[test]
+fn v17d_a_dim3_built_from_a_gfx9_chosen_width_is_h061() {
+    let via_dim3 = r#"#if defined(__GFX9__)
+constexpr int kWidth = 64;
+#else
+constexpr int kWidth = 32;
+#endif
+__global__ void rowsum(const float *in, float *out) {
+  float v = in[blockIdx.x * kWidth + threadIdx.x];
+  for (int d = kWidth / 2; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+void launch(const float *in, float *out, int rows) {
+  dim3 threads(kWidth);
+  rowsum<<<rows, threads>>>(in, out);
+}
+"#;
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", via_dim3)], "6.2", &[]);
+    assert_eq!(reports(&err, "H061").len(), 1, "{err}");
+    // Neighbour: the host never reads it: no H061.
+    let device_only = via_dim3.replace("dim3 threads(kWidth);", "dim3 threads(64);");
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &device_only)], "6.2", &[]);
+    assert!(reports(&err, "H061").is_empty(), "{err}");
+}

@@ -4352,7 +4352,9 @@ fn wave_size_uses(a: &Analyzer, def: Node, name: &str) -> WaveSizeUses {
         let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
             continue;
         };
-        if id.kind_name() != "identifier" {
+        // `dim3 blk(kLanes);` parses as the declaration of a function whose parameter type is
+        // `kLanes`: the constant read all the same (verify17 V17-d).
+        if id.kind_name() != "identifier" && id.kind_name() != "type_identifier" {
             continue;
         }
         let before = std::str::from_utf8(&a.src[..at]).unwrap_or("");
