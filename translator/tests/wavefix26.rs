@@ -316,3 +316,41 @@ void launch(const float *in, float *out, int rows) {
     let (_, _, err, _) = cli_convert_in(&[("k.cu", &device_only)], "6.2", &[]);
     assert!(reports(&err, "H061").is_empty(), "{err}");
 }
+
+// R40-4 ----------------------------------------------------------------------------------------
+
+#[test]
+fn r40_4_pre_kepler_capability_checks_are_a_note_that_fits() {
+    let old = r#"#include <cuda_runtime.h>
+#include <cstdio>
+int usable(int dev) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, dev);
+  if (prop.major < 1 || (prop.major == 1 && prop.minor < 3)) { printf("no doubles\n"); return 0; }
+  return 1;
+}
+"#;
+    let tens = old.replace(
+        "prop.major < 1 || (prop.major == 1 && prop.minor < 3)",
+        "prop.major * 10 + prop.minor < 13",
+    );
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", old), ("t.cu", &tens)], "6.2", &[]);
+    let found = reports(&err, "H037");
+    assert_eq!(found.len(), 2, "{err}");
+    for r in &found {
+        assert!(
+            r.starts_with("note[H037]") && r.contains("3.x or older"),
+            "{r}"
+        );
+        assert!(!r.contains("Volta"), "{r}");
+    }
+    // Neighbour: a Volta test keeps its warning.
+    let volta = tens.replace("prop.minor < 13", "prop.minor < 70");
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &volta)], "6.2", &[]);
+    assert!(
+        reports(&err, "H037")
+            .iter()
+            .any(|r| r.starts_with("warning[H037]") && r.contains("Volta")),
+        "{err}"
+    );
+}

@@ -1093,6 +1093,11 @@ HIP's `hipChooseDevice` compares each nonzero field of `want` with `>=`, `major`
 separately, against the GFX IP version, so `major = 8` admits every gfx9 and later GPU, and a \
 device that matches nothing leaves the answer at device 0.
 
+A test whose thresholds are compute capability 3.x or older (`major < 1 || (major == 1 && \
+minor < 3)`, the old \"double precision needs sm_13\" check; `major * 10 + minor < 13`) is a \
+note: every AMD GPU passes it as every NVIDIA GPU of the last decade does, so it behaves the \
+same after the port.
+
 Each test is reported (once per line); the capability queries (the major and minor attributes, \
 `cuDeviceComputeCapability`) once per function. So is each call of cuda-samples' \
 `_ConvertSMVer2Cores` and `_ConvertSMVer2ArchName` (helper_cuda.h), whose tables hold NVIDIA's \

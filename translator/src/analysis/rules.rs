@@ -2271,6 +2271,21 @@ fn compute_capability(a: &mut Analyzer, n: Node, what: &str, kind: CapabilityUse
     if !a.first(key.0, key.1) {
         return;
     }
+    // A threshold of compute capability 3.x or older (`major < 1 || (major == 1 && minor < 3)`,
+    // "double precision needs sm_13"; `major * 10 + minor < 13`): every AMD GPU (9.0 and up)
+    // passes it as every NVIDIA GPU CUDA still supports does, so it behaves the same after
+    // the port (realuser40 R40-4).
+    if matches!(kind, CapabilityUse::Test) && old_capability_test(a, n) {
+        a.report(
+            &COMPUTE_CAPABILITY,
+            Severity::Note,
+            n,
+            format!("{what} tests for a compute capability of 3.x or older (pre-Kepler GPUs); HIP reports the GFX IP version (gfx90a 9.0, gfx1030 10.3, ...), which passes the test as every NVIDIA GPU of the last decade does, so it behaves the same after the port"),
+            Some("nothing to change; to test what the code needs on AMD GPUs, query `gcnArchName` or an attribute".into()),
+            vec![],
+        );
+        return;
+    }
     let (message, help) = match kind {
         CapabilityUse::Choose => (
             format!("{what} asks cudaChooseDevice for a CUDA compute capability, but hipChooseDevice compares `major` and `minor` (each with `>=`) with the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): the choice says nothing about NVIDIA features"),
@@ -2289,6 +2304,60 @@ fn compute_capability(a: &mut Analyzer, n: Node, what: &str, kind: CapabilityUse
         Some(help.into()),
         vec![],
     );
+}
+
+/// Whether the condition around capability read `n` compares with thresholds of 3.x or older
+/// only: every number in it at most 3, or, in the `major * 10 + minor` form, below 40.
+fn old_capability_test(a: &Analyzer, n: Node) -> bool {
+    let mut root = n;
+    while let Some(p) = root.parent().filter(|p| {
+        matches!(
+            p.kind_name(),
+            "binary_expression" | "parenthesized_expression" | "unary_expression"
+        )
+    }) {
+        root = p;
+    }
+    if root == n {
+        return false;
+    }
+    let mut numbers: Vec<u64> = Vec::new();
+    let mut other = false;
+    let mut compares = false;
+    crate::parse::walk_subtree(root, |x| {
+        match x.kind_name() {
+            "binary_expression" => {
+                compares |= x
+                    .field(FIELDS.operator)
+                    .is_some_and(|o| matches!(a.text(o), "<" | "<=" | ">" | ">=" | "==" | "!="))
+            }
+            "number_literal" => match literal(a, x) {
+                Some(v) => numbers.push(v),
+                None => other = true,
+            },
+            // A named threshold (`MIN_MAJOR`) is not read here; `prop` of `prop.major` is
+            // the capability itself.
+            "identifier"
+                if x.parent()
+                    .is_none_or(|p| p.kind_name() != "field_expression") =>
+            {
+                other = true
+            }
+            _ => {}
+        }
+        Visit::Descend
+    });
+    // A version built for a later test (`int cc = major * 10 + minor;`) tests nothing here.
+    if other || !compares || numbers.is_empty() {
+        return false;
+    }
+    let text: String = a.text(root).split_whitespace().collect();
+    let tens = text.contains("*10") || text.contains("10*");
+    if tens {
+        numbers.iter().all(|&v| v == 10 || (0..40).contains(&v))
+    } else {
+        numbers.iter().all(|&v| (0..=3).contains(&v))
+    }
 }
 
 /// Where H037 finds a compute capability: a test of it, or a query for it.
