@@ -354,3 +354,43 @@ int usable(int dev) {
         "{err}"
     );
 }
+
+// R40-a ----------------------------------------------------------------------------------------
+
+#[test]
+fn r40a_a_32_lane_cub_warp_fed_by_warp_size_strides_is_h033() {
+    let src = r#"#include <cub/cub.cuh>
+__global__ void sumsq(const float *in, float *out, int n) {
+  const int lane = threadIdx.x % warpSize;
+  float acc = 0.f;
+  for (int i = lane; i < n; i += warpSize) acc += in[i] * in[i];
+  typedef cub::WarpReduce<float, 32> Half;
+  __shared__ typename Half::TempStorage tmp;
+  acc = Half(tmp).Sum(acc);
+  if (threadIdx.x == 0) *out = acc;
+}
+"#;
+    for hip in ["5.2.3", "6.2"] {
+        let (_, _, err, _) = cli_convert_in(&[("k.cu", src)], hip, &[]);
+        let r = reports(&err, "H033");
+        assert_eq!(r.len(), 1, "{hip}: {err}");
+        assert!(
+            r[0].starts_with("warning[H033]")
+                && r[0].contains("numbers lanes or strides by `warpSize` (line 3)"),
+            "{err}"
+        );
+        assert!(err.contains("use 32 throughout"), "{err}");
+    }
+    // Neighbours: 32 throughout, or the default width with warpSize, are consistent.
+    let thirty_two = src
+        .replace("% warpSize", "% 32")
+        .replace("+= warpSize", "+= 32");
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &thirty_two)], "6.2", &[]);
+    assert!(reports(&err, "H033").is_empty(), "{err}");
+    let default = src.replace("cub::WarpReduce<float, 32>", "cub::WarpReduce<float>");
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", &default)], "6.2", &[]);
+    assert!(
+        !err.contains("numbers lanes or strides by `warpSize`"),
+        "{err}"
+    );
+}

@@ -973,9 +973,13 @@ hardware wavefront: 64 on CDNA (MI100, MI200, MI300), 32 on RDNA. Code that size
 `TempStorage` arrays or computes warp indices with 32 then gets one primitive per 64 threads on \
 CDNA, and half the data is never combined (warning).
 
-An explicit width of 32 is portable: CDNA runs two 32-lane logical warps per wavefront (note, \
-for review of warp indexing). A width of 64 exceeds RDNA's 32-lane wavefront (warning); wider \
-widths exceed every AMD wavefront (error).
+An explicit width of 32 is portable: CDNA runs two 32-lane logical warps per wavefront, so \
+indices and storage counted by 32 match it. Mixed with `warpSize` it is not: a function that \
+numbers lanes or strides by `warpSize` (`lane = tid % warpSize; for (i = lane; i < n; i += \
+warpSize)`) and reduces with `cub::WarpReduce<float, 32>` gathers values in lanes 32-63 that \
+the second 32-lane logical warp reduces on its own, so lane 0's result misses them on CDNA \
+(warning; use 32 throughout, or the default width with `warpSize`). A width of 64 exceeds \
+RDNA's 32-lane wavefront (warning); wider widths exceed every AMD wavefront (error).
 
 Fix: pass the width explicitly and derive warp indices and storage counts from that same \
 constant, or make it a template parameter chosen on the host from hipDeviceAttributeWarpSize.",

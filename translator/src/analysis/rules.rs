@@ -7842,6 +7842,9 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
                     Some(super::row_warps::Lanes::Width32),
                 ));
             }
+            if (1..64).contains(&width) && a.first("H033", line) {
+                narrow_cub_warp_by_warp_size(a, n, name, width);
+            }
             if width > 32 && a.first("H033", line) {
                 let (severity, message) = if width > 64 {
                     (Severity::Error, format!("`cub::{name}` with a logical warp of {width} lanes is wider than any AMD wavefront (64 on CDNA, 32 on RDNA)"))
@@ -7862,6 +7865,57 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
             }
         }
     }
+}
+
+/// H033 (realuser40 R40-a, SiriusxLLM's rmsnorm): a CUB logical warp narrower than 64 in a
+/// function that numbers lanes or strides by `warpSize` (`lane = tid % warpSize; for (i = lane;
+/// i < n; i += warpSize)`): on a 64-lane wavefront hipCUB reduces each `width`-lane group on
+/// its own, so lane 0's result leaves out the values lanes `width`..63 gathered.
+fn narrow_cub_warp_by_warp_size(a: &mut Analyzer, n: Node, name: &str, width: i64) {
+    let Some(f) = a.func_at(n.start_byte()).map(|f| f.node) else {
+        return;
+    };
+    let start = f.start_byte();
+    let text = &a.src[f.byte_range()];
+    // The first `% warpSize`, `+= warpSize` or `& (warpSize - 1)` in code.
+    let mut found = None;
+    for at in crate::lexer::whole_words(text, "warpSize") {
+        let before: Vec<u8> = text[..at]
+            .iter()
+            .rev()
+            .take(8)
+            .filter(|b| !b.is_ascii_whitespace())
+            .copied()
+            .collect();
+        let after: Vec<u8> = text[at + "warpSize".len()..]
+            .iter()
+            .take(8)
+            .filter(|b| !b.is_ascii_whitespace())
+            .copied()
+            .collect();
+        let lane = before.first() == Some(&b'%')
+            || before.starts_with(b"=+")
+            || before.starts_with(b"(&") && after.starts_with(b"-1)");
+        let in_code = f
+            .descendant_for_byte_range(start + at, start + at + "warpSize".len())
+            .is_some_and(|x| x.kind_name() == "identifier");
+        if lane && in_code {
+            found = Some(start + at);
+            break;
+        }
+    }
+    let Some(at) = found else {
+        return;
+    };
+    let line = a.index.position(a.map(at)).0;
+    a.report(
+        &WARP_LIBRARY_WIDTH,
+        Severity::Warning,
+        n,
+        format!("`cub::{name}` with a logical warp of {width} lanes, while the function numbers lanes or strides by `warpSize` (line {line}): on a 64-lane wavefront (CDNA) hipCUB reduces each {width}-lane group on its own, so the result in lane 0 leaves out what lanes {width}-63 gathered"),
+        Some(format!("use {width} throughout (`% {width}`, `+= {width}`), or the default width (`cub::{name}<T>`, the wavefront under hipCUB) with `warpSize`")),
+        vec![],
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
