@@ -1,5 +1,8 @@
 //! Findings of verify17/realuser39-41 (wavefix26): H035 gated on the HIP that lacks half
-//! shuffles, with a help that compiles for the type (R39-a/R41-b, R41-2).
+//! shuffles, with a help that compiles for the type (R39-a/R41-b, R41-2); H011's qualifier
+//! macros under `#elif`/`__CUDA_ARCH__ >= N` (V17-a); 32-lane CUB warps, tiles and template
+//! offsets as segment code (R40-d, R39-b, R39-c); H061 through `dim3` (V17-d); old capability
+//! checks as H037 notes (R40-4); 32-lane CUB warps fed by `warpSize` strides (R40-a).
 
 mod common;
 use common::{cli_convert_in, reports, require, tool_works};
