@@ -73,8 +73,12 @@ width of `warpSize` or one above 32, or a shuffle without a width, is the wavefr
 judged as usual. All findings are \
 dropped in functions whose shuffles (and those of the functions they call) all stay in 32-lane \
 segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
-`WARP_SHFL_*` wrappers), and xor shuffles whose lane \
-distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
+`WARP_SHFL_*` wrappers), a CUB logical warp of 32 lanes or fewer (`cub::WarpReduce<float, 32>`, \
+which hipCUB runs as 32-lane groups of a wavefront, so `/ 32` and `TempStorage[256 / 32]` match \
+it), a cooperative-groups tile of 32 or fewer (`thread_block_tile<32>`, whose ids \
+`threadIdx.x >> 5` index a slot per tile), and xor shuffles whose lane \
+distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32, also from a template \
+parameter, `m = N >> 1`, with each value the file instantiates it with), which never leave \
 the lane's half of a 64-lane wavefront, also through a function that passes its parameters on as \
 a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_sync(x, delta)` in a \
 project header; a wrapper called without its width, which defaults to `warpSize`, reads as the \
@@ -522,7 +526,9 @@ __device__` / `#else` / `#define HD` / `#endif`): under hipcc `HD` is empty in t
 too, so functions declared with it are host-only and every kernel calling one fails (\"call to \
 __host__ function from __global__ function\"). That is an error where the file uses the macro; \
 define it as `__host__ __device__` unconditionally, or add `|| defined(__HIPCC__)` to the test \
-(`--fix` does this where the conditional holds only such macros). Where a kernel's whole body is \
+(`--fix` does this where the conditional holds only such macros). The same for `#ifndef`, \
+`#elif defined(__CUDA_ARCH__)` and `#if __CUDA_ARCH__ >= 700`, which hipcc reads as false in \
+both passes. Where a kernel's whole body is \
 guarded and calls cooperative-groups functions HIP lacks (`cg::labeled_partition`, `cg::reduce`), \
 the help names them: dropping the guard alone does not build. An `#else` hipcc skips that only defines what \
 HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported, and \
@@ -967,9 +973,13 @@ hardware wavefront: 64 on CDNA (MI100, MI200, MI300), 32 on RDNA. Code that size
 `TempStorage` arrays or computes warp indices with 32 then gets one primitive per 64 threads on \
 CDNA, and half the data is never combined (warning).
 
-An explicit width of 32 is portable: CDNA runs two 32-lane logical warps per wavefront (note, \
-for review of warp indexing). A width of 64 exceeds RDNA's 32-lane wavefront (warning); wider \
-widths exceed every AMD wavefront (error).
+An explicit width of 32 is portable: CDNA runs two 32-lane logical warps per wavefront, so \
+indices and storage counted by 32 match it. Mixed with `warpSize` it is not: a function that \
+numbers lanes or strides by `warpSize` (`lane = tid % warpSize; for (i = lane; i < n; i += \
+warpSize)`) and reduces with `cub::WarpReduce<float, 32>` gathers values in lanes 32-63 that \
+the second 32-lane logical warp reduces on its own, so lane 0's result misses them on CDNA \
+(warning; use 32 throughout, or the default width with `warpSize`). A width of 64 exceeds \
+RDNA's 32-lane wavefront (warning); wider widths exceed every AMD wavefront (error).
 
 Fix: pass the width explicitly and derive warp indices and storage counts from that same \
 constant, or make it a template parameter chosen on the host from hipDeviceAttributeWarpSize.",
@@ -1004,20 +1014,30 @@ pub const HALF_SHUFFLE: DiagInfo = DiagInfo {
     id: "H035",
     name: "half-shuffle",
     severity: Severity::Error,
-    summary: "__shfl* on a __half or bfloat16 value, which HIP does not overload",
+    summary: "__shfl* on a __half or bfloat16 value, which the target HIP does not overload",
     explain: "\
-CUDA overloads the warp shuffles for `__half`, `__half2` and `__nv_bfloat16`; HIP's shuffles take \
-only 32- and 64-bit integers, float and double (\"half-float shuffles are not supported\"). With \
-HIP 5.2.3 `__shfl_xor(h, 1)` on a `__half` fails with \"call to '__shfl_xor' is ambiguous\".
+CUDA overloads the warp shuffles for `__half`, `__half2` and `__nv_bfloat16`. HIP before 5.6 has \
+shuffles only for 32- and 64-bit integers, float and double: with HIP 5.2.3 `__shfl_xor(h, 1)` on \
+a `__half` fails with \"call to '__shfl_xor' is ambiguous\", and on a `__half2` with \"no matching \
+function for call to '__shfl_xor'\". HIP 5.6 added `__shfl`, `__shfl_up`, `__shfl_down` and \
+`__shfl_xor` for `__half` and `__half2` to `amd_hip_fp16.h` (HIP 6.2's `_sync` forms forward to \
+them), so for a target of 5.6 or later a `__half`/`__half2` shuffle is not reported.
 
-A value declared with or cast to a half type is an error. A value cast to (or declared as) a \
-type alias whose `using` or `typedef` earlier in the file names `__half`, `half`, `at::Half`, \
-`c10::Half`, `__nv_bfloat16` or `__hip_bfloat16` (`using float_t = \
-std::conditional<std::is_same<T, at::Half>::value, __half, T>::type`) is a warning: the shuffle \
-fails to compile in the instantiations where the alias is a half type.
+bfloat16 shuffles are overloaded in ROCm 7's `hip_bf16.h`; the 6.x release that first declared \
+them is not pinned, so for HIP 6.x targets a bfloat16 shuffle is a warning, before 6.0 an error, \
+and from 7.0 on not reported. `at::Half`/`c10::Half` values are an error at every version.
 
-Fix: shuffle the bits, `__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))` (for `__half2`, \
-through a 32-bit integer), or shuffle the value converted to float.",
+A value declared with or cast to a half type is reported as above. A value cast to (or declared \
+as) a type alias whose `using` or `typedef` earlier in the file names `__half`, `half`, \
+`at::Half`, `c10::Half`, `__nv_bfloat16` or `__hip_bfloat16` (`using float_t = \
+std::conditional<std::is_same<T, at::Half>::value, __half, T>::type`) is a warning where the half \
+type would be reported: the shuffle fails to compile in the instantiations where the alias is a \
+half type.
+
+Fix (these compile with HIP 5.2.3): for `__half`, shuffle the 16 bits, \
+`__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))`; for `__half2`, shuffle the 32 bits of \
+the pair, `__builtin_bit_cast(__half2, __shfl_xor(__builtin_bit_cast(unsigned, h2), 1))`; or \
+shuffle the value converted to float.",
 };
 
 /// H036: `cudaDeviceProp` fields that `hipDeviceProp_t` gained only in HIP 6.0.
@@ -1076,6 +1096,11 @@ hardware (tensor-core tile shapes, `cp.async` pipelines, 32-lane warps) without 
 HIP's `hipChooseDevice` compares each nonzero field of `want` with `>=`, `major` and `minor` \
 separately, against the GFX IP version, so `major = 8` admits every gfx9 and later GPU, and a \
 device that matches nothing leaves the answer at device 0.
+
+A test whose thresholds are compute capability 3.x or older (`major < 1 || (major == 1 && \
+minor < 3)`, the old \"double precision needs sm_13\" check; `major * 10 + minor < 13`) is a \
+note: every AMD GPU passes it as every NVIDIA GPU of the last decade does, so it behaves the \
+same after the port.
 
 Each test is reported (once per line); the capability queries (the major and minor attributes, \
 `cuDeviceComputeCapability`) once per function. So is each call of cuda-samples' \

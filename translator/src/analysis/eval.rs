@@ -176,6 +176,8 @@ pub(super) struct Eval<'s, 'm, 'd, 't> {
     pub decls: Option<&'d Decls<'s, 't>>,
     /// Whether a template parameter has the value the file's instantiations give it.
     pub templates: bool,
+    /// A name read with this value (a template parameter in one instantiation).
+    pub bound: Option<(&'s str, i64)>,
 }
 
 impl Eval<'_, '_, '_, '_> {
@@ -246,6 +248,9 @@ impl Eval<'_, '_, '_, '_> {
     /// The value of name `name` at node `n`: a macro's, a template parameter's (see
     /// [`Self::template_parameter`]) or a constant's.
     fn named_value(&self, n: Node, name: &str, d: usize) -> Option<i64> {
+        if let Some((_, v)) = self.bound.filter(|(b, _)| *b == name) {
+            return Some(v);
+        }
         if let Some(v) = self.macros.value(name) {
             return Some(v);
         }
@@ -289,6 +294,43 @@ impl Eval<'_, '_, '_, '_> {
     /// torchani's `template <int TILEX = 8, int TILEY = 4>` kernel numbers 32-thread groups with
     /// `TILEX * TILEY` (realuser23 R23-h). `None`: `name` is no template parameter here.
     fn template_parameter(&self, n: Node, name: &str, d: usize) -> Option<Option<i64>> {
+        let (t, i, p) = self.template_parameter_of(n, name)?;
+        if !p.kind_name().ends_with("parameter_declaration") || p.kind_name().contains("type") {
+            return Some(None);
+        }
+        let key = (t.start_byte(), i);
+        if let Some(v) = self
+            .decls
+            .and_then(|x| x.templates.borrow().get(&key).copied())
+        {
+            return Some(v);
+        }
+        let v = self.instantiated(t, i, p, d);
+        if let Some(x) = self.decls {
+            x.templates.borrow_mut().insert(key, v);
+        }
+        Some(v)
+    }
+
+    /// Every value the file's instantiations give the non-type template parameter `name`
+    /// around `n` (see [`Self::template_parameter`]), one per instantiation: `warp_sum<32>` and
+    /// `warp_sum<8>` give 32 and 8 (realuser39 R39-b). `None`: no such parameter, or an
+    /// instantiation whose argument is not a constant.
+    pub fn template_parameter_values(&self, n: Node, name: &str) -> Option<Vec<i64>> {
+        let (t, i, p) = self.template_parameter_of(n, name)?;
+        if !p.kind_name().ends_with("parameter_declaration") || p.kind_name().contains("type") {
+            return None;
+        }
+        self.instantiations(t, i, p, 0)
+    }
+
+    /// The template declaration around `n` with a parameter named `name`: it, the parameter's
+    /// index and its node.
+    fn template_parameter_of<'n>(
+        &self,
+        n: Node<'n>,
+        name: &str,
+    ) -> Option<(Node<'n>, usize, Node<'n>)> {
         let mut up = n.parent();
         while let Some(t) = up {
             up = t.parent();
@@ -309,23 +351,7 @@ impl Eval<'_, '_, '_, '_> {
                         .map(|x| self.text(x)),
                 };
                 if declared == Some(name) {
-                    if !p.kind_name().ends_with("parameter_declaration")
-                        || p.kind_name().contains("type")
-                    {
-                        return Some(None);
-                    }
-                    let key = (t.start_byte(), i);
-                    if let Some(v) = self
-                        .decls
-                        .and_then(|x| x.templates.borrow().get(&key).copied())
-                    {
-                        return Some(v);
-                    }
-                    let v = self.instantiated(t, i, p, d);
-                    if let Some(x) = self.decls {
-                        x.templates.borrow_mut().insert(key, v);
-                    }
-                    return Some(v);
+                    return Some((t, i, p));
                 }
             }
         }
@@ -335,6 +361,14 @@ impl Eval<'_, '_, '_, '_> {
     /// The value every instantiation in the file gives parameter `i` (`param`) of template
     /// declaration `t` (see [`Self::template_parameter`]).
     fn instantiated(&self, t: Node, i: usize, param: Node, d: usize) -> Option<i64> {
+        let values = self.instantiations(t, i, param, d)?;
+        let first = *values.first()?;
+        values.iter().all(|&v| v == first).then_some(first)
+    }
+
+    /// The values the instantiations in the file give parameter `i` (`param`) of template
+    /// declaration `t`, one per instantiation (the default alone where the file writes none).
+    fn instantiations(&self, t: Node, i: usize, param: Node, d: usize) -> Option<Vec<i64>> {
         // The function the template declares.
         let entity = crate::parse::named_children(t)
             .find(|c| matches!(c.kind_name(), "function_definition" | "declaration"))?;
@@ -371,7 +405,7 @@ impl Eval<'_, '_, '_, '_> {
             }
             crate::parse::Visit::Descend
         });
-        let mut value = None;
+        let mut values = Vec::new();
         for s in sites.iter() {
             let arg = s
                 .field(FIELDS.arguments)
@@ -387,15 +421,12 @@ impl Eval<'_, '_, '_, '_> {
                 }
                 Some(a) => self.int_at(a, d)?,
             };
-            if value.is_some_and(|w| w != v) {
-                return None;
-            }
-            value = Some(v);
+            values.push(v);
         }
         if sites.is_empty() {
-            return default();
+            return default().map(|v| vec![v]);
         }
-        value
+        Some(values)
     }
 }
 

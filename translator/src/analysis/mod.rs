@@ -1941,6 +1941,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                                 macros: &self.macros,
                                 decls: None,
                                 templates: false,
+                                bound: None,
                             };
                             m.value = ev.int(expr);
                             m.full_mask_32 = eval::is_full_mask_32(expr, &text);
@@ -2001,8 +2002,42 @@ impl<'a, 't> Analyzer<'a, 't> {
             macros: &self.macros,
             decls: Some(&self.decls),
             templates: self.instantiate.get(),
+            bound: None,
         }
         .int(n)
+    }
+
+    /// The values of `n` in each instantiation the file writes of the template around it, where
+    /// `n` reads one of its non-type parameters (`W >> 1` in `template <int W>` for
+    /// `warp_sum<32>` and `warp_sum<8>`: 16 and 4; realuser39 R39-b).
+    fn eval_instantiations(&self, n: Node) -> Option<Vec<i64>> {
+        let base = eval::Eval {
+            src: self.src,
+            macros: &self.macros,
+            decls: Some(&self.decls),
+            templates: true,
+            bound: None,
+        };
+        let mut ids: Vec<&str> = Vec::new();
+        crate::parse::walk_subtree(n, |x| {
+            if x.kind_name() == "identifier" {
+                ids.push(self.text(x));
+            }
+            crate::parse::Visit::Descend
+        });
+        let (name, values) = ids
+            .into_iter()
+            .find_map(|id| Some((id, base.template_parameter_values(n, id)?)))?;
+        values
+            .into_iter()
+            .map(|v| {
+                eval::Eval {
+                    bound: Some((name, v)),
+                    ..base
+                }
+                .int(n)
+            })
+            .collect()
     }
 }
 

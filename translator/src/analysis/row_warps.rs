@@ -2949,17 +2949,24 @@ fn at_most(a: &Analyzer, call: Node, offset: Node, limit: i64) -> bool {
     }
     let var = a.text(offset);
     let ancestors = crate::parse::ancestors(call);
+    // A start read from a template parameter (`m = W >> 1` in `template <int W>`) counts with
+    // the largest value the file's instantiations give it (realuser39 R39-b).
+    let start_of = |i: Node| {
+        loop_start(a, i, var).or_else(|| {
+            let value = loop_init(a, i, var)?;
+            let values = a.eval_instantiations(value)?;
+            let low = values.iter().copied().min()?;
+            (low >= 0).then(|| values.into_iter().max()).flatten()
+        })
+    };
     let Some(lp) = ancestors.iter().find(|p| {
         p.kind_name() == "for_statement"
             && p.field(FIELDS.initializer)
-                .is_some_and(|i| loop_start(a, i, var).is_some())
+                .is_some_and(|i| start_of(i).is_some())
     }) else {
         return false;
     };
-    let Some(start) = lp
-        .field(FIELDS.initializer)
-        .and_then(|i| loop_start(a, i, var))
-    else {
+    let Some(start) = lp.field(FIELDS.initializer).and_then(start_of) else {
         return false;
     };
     let Some(step) = lp.field(FIELDS.update).and_then(|u| loop_step(a, u, var)) else {
@@ -4299,15 +4306,7 @@ fn loop_step(a: &Analyzer, u: Node, var: &str) -> Option<Step> {
 
 /// The constant a loop initializer (`int o = 16`, `o = 16`) gives `var`.
 fn loop_start(a: &Analyzer, init: Node, var: &str) -> Option<i64> {
-    let (name, value) = match init.kind_name() {
-        "declaration" => {
-            let d = init.field(FIELDS.declarator)?;
-            (d.field(FIELDS.declarator)?, d.field(FIELDS.value)?)
-        }
-        "assignment_expression" => (init.field(FIELDS.left)?, init.field(FIELDS.right)?),
-        _ => return None,
-    };
-    (a.text(name) == var).then(|| a.eval(value)).flatten()
+    a.eval(loop_init(a, init, var)?)
 }
 
 /// Drops H001's shuffle findings (reductions from 16, width 32, lane 31) in device functions

@@ -2271,6 +2271,21 @@ fn compute_capability(a: &mut Analyzer, n: Node, what: &str, kind: CapabilityUse
     if !a.first(key.0, key.1) {
         return;
     }
+    // A threshold of compute capability 3.x or older (`major < 1 || (major == 1 && minor < 3)`,
+    // "double precision needs sm_13"; `major * 10 + minor < 13`): every AMD GPU (9.0 and up)
+    // passes it as every NVIDIA GPU CUDA still supports does, so it behaves the same after
+    // the port (realuser40 R40-4).
+    if matches!(kind, CapabilityUse::Test) && old_capability_test(a, n) {
+        a.report(
+            &COMPUTE_CAPABILITY,
+            Severity::Note,
+            n,
+            format!("{what} tests for a compute capability of 3.x or older (pre-Kepler GPUs); HIP reports the GFX IP version (gfx90a 9.0, gfx1030 10.3, ...), which passes the test as every NVIDIA GPU of the last decade does, so it behaves the same after the port"),
+            Some("nothing to change; to test what the code needs on AMD GPUs, query `gcnArchName` or an attribute".into()),
+            vec![],
+        );
+        return;
+    }
     let (message, help) = match kind {
         CapabilityUse::Choose => (
             format!("{what} asks cudaChooseDevice for a CUDA compute capability, but hipChooseDevice compares `major` and `minor` (each with `>=`) with the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): the choice says nothing about NVIDIA features"),
@@ -2289,6 +2304,60 @@ fn compute_capability(a: &mut Analyzer, n: Node, what: &str, kind: CapabilityUse
         Some(help.into()),
         vec![],
     );
+}
+
+/// Whether the condition around capability read `n` compares with thresholds of 3.x or older
+/// only: every number in it at most 3, or, in the `major * 10 + minor` form, below 40.
+fn old_capability_test(a: &Analyzer, n: Node) -> bool {
+    let mut root = n;
+    while let Some(p) = root.parent().filter(|p| {
+        matches!(
+            p.kind_name(),
+            "binary_expression" | "parenthesized_expression" | "unary_expression"
+        )
+    }) {
+        root = p;
+    }
+    if root == n {
+        return false;
+    }
+    let mut numbers: Vec<u64> = Vec::new();
+    let mut other = false;
+    let mut compares = false;
+    crate::parse::walk_subtree(root, |x| {
+        match x.kind_name() {
+            "binary_expression" => {
+                compares |= x
+                    .field(FIELDS.operator)
+                    .is_some_and(|o| matches!(a.text(o), "<" | "<=" | ">" | ">=" | "==" | "!="))
+            }
+            "number_literal" => match literal(a, x) {
+                Some(v) => numbers.push(v),
+                None => other = true,
+            },
+            // A named threshold (`MIN_MAJOR`) is not read here; `prop` of `prop.major` is
+            // the capability itself.
+            "identifier"
+                if x.parent()
+                    .is_none_or(|p| p.kind_name() != "field_expression") =>
+            {
+                other = true
+            }
+            _ => {}
+        }
+        Visit::Descend
+    });
+    // A version built for a later test (`int cc = major * 10 + minor;`) tests nothing here.
+    if other || !compares || numbers.is_empty() {
+        return false;
+    }
+    let text: String = a.text(root).split_whitespace().collect();
+    let tens = text.contains("*10") || text.contains("10*");
+    if tens {
+        numbers.iter().all(|&v| v == 10 || (0..40).contains(&v))
+    } else {
+        numbers.iter().all(|&v| (0..=3).contains(&v))
+    }
 }
 
 /// Where H037 finds a compute capability: a test of it, or a query for it.
@@ -2321,9 +2390,9 @@ pub(super) fn finish(a: &mut Analyzer) {
             Severity::Warning,
             at,
             format!(
-                "shared array with 32 entries indexed by lane or warp: sized for 32-lane warps; {WAVE_NOTE}"
+                "shared array with 32 entries indexed by lane or warp: one entry per lane of a 32-lane warp; {WAVE_NOTE}"
             ),
-            Some("size it with the warp size of the target (a template parameter, or 64 as an upper bound)".into()),
+            Some("indexed by lane, it needs `warpSize` entries (64 on CDNA): size it 64 or by a template parameter; indexed by warp, one slot per warp, 32 is already enough (a block has at most 1024 / warpSize warps, 16 on CDNA)".into()),
             vec![],
         );
     }
@@ -4352,7 +4421,9 @@ fn wave_size_uses(a: &Analyzer, def: Node, name: &str) -> WaveSizeUses {
         let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
             continue;
         };
-        if id.kind_name() != "identifier" {
+        // `dim3 blk(kLanes);` parses as the declaration of a function whose parameter type is
+        // `kLanes`: the constant read all the same (verify17 V17-d).
+        if id.kind_name() != "identifier" && id.kind_name() != "type_identifier" {
             continue;
         }
         let before = std::str::from_utf8(&a.src[..at]).unwrap_or("");
@@ -7020,29 +7091,83 @@ const HALF_ALIAS_TARGETS: &[&str] = &[
     "__hip_bfloat16",
 ];
 
+/// Whether the target HIP lacks a shuffle overload for half type `ty`: the severity and why.
+/// `__half`/`__half2` overloads (`__shfl`, `__shfl_up/down/xor`, which HIP 6.2's `_sync`
+/// templates forward to) are in `amd_hip_fp16.h` from HIP 5.6 on; ROCm 7's `amd_hip_bf16.h`
+/// has bfloat16 ones, and the 6.x releases that first had them are not pinned (a warning).
+fn half_shuffle_gap(a: &Analyzer, ty: &str) -> Option<(Severity, String)> {
+    let hip = a.opts.hip_version;
+    let v = hipport_rules::Version::new;
+    let bf16 = ty.contains("bfloat16") || ty.contains("BFloat16");
+    let torch = ty.starts_with("at::") || ty.starts_with("c10::");
+    let pair = ty.ends_with('2');
+    let hipcc = if pair {
+        "HIP 5.2: \"no matching function for call\""
+    } else {
+        "HIP 5.2: \"call is ambiguous\""
+    };
+    if torch {
+        return Some((
+            Severity::Error,
+            format!("HIP's shuffles have no overloads for it ({hipcc})"),
+        ));
+    }
+    if bf16 {
+        if hip >= v(7, 0, 0) {
+            return None;
+        }
+        if hip >= v(6, 0, 0) {
+            return Some((Severity::Warning, format!("HIP's bfloat16 shuffle overloads are in ROCm 7's `hip_bf16.h`, and HIP {hip}'s may lack them (then \"no matching function\")")));
+        }
+        return Some((
+            Severity::Error,
+            format!("HIP {hip}'s shuffles have no bfloat16 overloads"),
+        ));
+    }
+    if hip >= v(5, 6, 0) {
+        return None;
+    }
+    Some((Severity::Error, format!("HIP's shuffles have half-precision overloads only from HIP 5.6 on, and the target is HIP {hip} ({hipcc})")))
+}
+
+/// A recipe that compiles with HIP 5.2.3 for a shuffle of half type `ty`.
+fn half_shuffle_help(ty: &str) -> &'static str {
+    let bf16 = ty.contains("bfloat16") || ty.contains("BFloat16");
+    match (bf16, ty.ends_with('2')) {
+        (false, false) => "shuffle the 16 bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy",
+        (false, true) => "shuffle the 32 bits of the pair (`__builtin_bit_cast(__half2, __shfl_xor(__builtin_bit_cast(unsigned, v), m))`) or two float copies",
+        (true, false) => "shuffle a float copy (`__float2bfloat16(__shfl_xor(__bfloat162float(v), m))`)",
+        (true, true) => "shuffle the 32 bits of the pair (`__builtin_bit_cast(T, __shfl_xor(__builtin_bit_cast(unsigned, v), m))`, T its type) or two float copies",
+    }
+}
+
 fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let sync = name.ends_with("_sync");
     let base = name.trim_end_matches("_sync");
     let off = usize::from(sync);
     if let Some(value) = argv.get(off) {
         if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(&t.as_str())) {
-            a.report(
-                &HALF_SHUFFLE,
-                Severity::Error,
-                *value,
-                format!("`{name}` on a `{ty}` value: HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
-                Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
-                vec![],
-            );
+            if let Some((sev, why)) = half_shuffle_gap(a, &ty) {
+                a.report(
+                    &HALF_SHUFFLE,
+                    sev,
+                    *value,
+                    format!("`{name}` on a `{ty}` value: {why}"),
+                    Some(half_shuffle_help(&ty).into()),
+                    vec![],
+                );
+            }
         } else if let Some((alias, half)) = half_alias(a, *value) {
-            a.report(
-                &HALF_SHUFFLE,
-                Severity::Warning,
-                *value,
-                format!("`{name}` on a `{alias}` value, and the file's alias `{alias}` names `{half}`: where it is `{half}`, HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
-                Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
-                vec![],
-            );
+            if let Some((_, why)) = half_shuffle_gap(a, half) {
+                a.report(
+                    &HALF_SHUFFLE,
+                    Severity::Warning,
+                    *value,
+                    format!("`{name}` on a `{alias}` value, and the file's alias `{alias}` names `{half}`: where it is `{half}`, {why}"),
+                    Some(half_shuffle_help(half).into()),
+                    vec![],
+                );
+            }
         }
     }
     let third = argv.get(1 + off);
@@ -7618,6 +7743,16 @@ fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     };
     if matches!(name, "tiled_partition" | "thread_block_tile") {
         if let Some(size) = list.named_child(0).and_then(|arg| a.eval(arg)) {
+            // A tile of 32 threads or fewer: the function's groups of 32 are tiles, the same
+            // on every wavefront size (realuser39 R39-c: `part[threadIdx.x >> 5]` beside a
+            // `thread_block_tile<32>`), as with width-32 shuffles.
+            if (1..=32).contains(&size) && hip_compiles(a, n) != Some(false) {
+                a.calls.push((
+                    n.start_byte(),
+                    "cg-tile",
+                    Some(super::row_warps::Lanes::Width32),
+                ));
+            }
             tile_report(a, n, size);
         }
     } else if CUB_WARP_PRIMITIVES.contains(&name) && cub_scope(a, n) {
@@ -7696,6 +7831,20 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
         }
         Some(arg) => {
             let Some(width) = a.eval(arg) else { return };
+            // An explicit logical warp of 32 lanes or fewer: hipCUB runs it as groups within a
+            // wavefront, so the function works on 32-lane segments, as with width-32 shuffles
+            // (realuser40 R40-d: `/ 32` and `TempStorage[256 / 32]` beside
+            // `cub::WarpReduce<float, 32>`).
+            if (1..=32).contains(&width) && hip_compiles(a, n) != Some(false) {
+                a.calls.push((
+                    n.start_byte(),
+                    "cub-logical-warp",
+                    Some(super::row_warps::Lanes::Width32),
+                ));
+            }
+            if (1..64).contains(&width) && a.first("H033", line) {
+                narrow_cub_warp_by_warp_size(a, n, name, width);
+            }
             if width > 32 && a.first("H033", line) {
                 let (severity, message) = if width > 64 {
                     (Severity::Error, format!("`cub::{name}` with a logical warp of {width} lanes is wider than any AMD wavefront (64 on CDNA, 32 on RDNA)"))
@@ -7716,6 +7865,57 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
             }
         }
     }
+}
+
+/// H033 (realuser40 R40-a, SiriusxLLM's rmsnorm): a CUB logical warp narrower than 64 in a
+/// function that numbers lanes or strides by `warpSize` (`lane = tid % warpSize; for (i = lane;
+/// i < n; i += warpSize)`): on a 64-lane wavefront hipCUB reduces each `width`-lane group on
+/// its own, so lane 0's result leaves out the values lanes `width`..63 gathered.
+fn narrow_cub_warp_by_warp_size(a: &mut Analyzer, n: Node, name: &str, width: i64) {
+    let Some(f) = a.func_at(n.start_byte()).map(|f| f.node) else {
+        return;
+    };
+    let start = f.start_byte();
+    let text = &a.src[f.byte_range()];
+    // The first `% warpSize`, `+= warpSize` or `& (warpSize - 1)` in code.
+    let mut found = None;
+    for at in crate::lexer::whole_words(text, "warpSize") {
+        let before: Vec<u8> = text[..at]
+            .iter()
+            .rev()
+            .take(8)
+            .filter(|b| !b.is_ascii_whitespace())
+            .copied()
+            .collect();
+        let after: Vec<u8> = text[at + "warpSize".len()..]
+            .iter()
+            .take(8)
+            .filter(|b| !b.is_ascii_whitespace())
+            .copied()
+            .collect();
+        let lane = before.first() == Some(&b'%')
+            || before.starts_with(b"=+")
+            || before.starts_with(b"(&") && after.starts_with(b"-1)");
+        let in_code = f
+            .descendant_for_byte_range(start + at, start + at + "warpSize".len())
+            .is_some_and(|x| x.kind_name() == "identifier");
+        if lane && in_code {
+            found = Some(start + at);
+            break;
+        }
+    }
+    let Some(at) = found else {
+        return;
+    };
+    let line = a.index.position(a.map(at)).0;
+    a.report(
+        &WARP_LIBRARY_WIDTH,
+        Severity::Warning,
+        n,
+        format!("`cub::{name}` with a logical warp of {width} lanes, while the function numbers lanes or strides by `warpSize` (line {line}): on a 64-lane wavefront (CDNA) hipCUB reduces each {width}-lane group on its own, so the result in lane 0 leaves out what lanes {width}-63 gathered"),
+        Some(format!("use {width} throughout (`% {width}`, `+= {width}`), or the default width (`cub::{name}<T>`, the wavefront under hipCUB) with `warpSize`")),
+        vec![],
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -9367,13 +9567,21 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .then(|| emptied_kernel(a, n))
             .flatten();
         // `#if defined(__CUDA_ARCH__)` choosing a `__host__ __device__` macro (R38-b).
-        let qualifiers = (*under_defined && decided && stranded.is_none() && directive == "#if")
+        // Also `#elif defined(__CUDA_ARCH__)` and `#if __CUDA_ARCH__ >= 700` (verify17 V17-a):
+        // hipcc reads each as false in both passes and takes the #else.
+        let qualifiers = (decided && stranded.is_none())
             .then(|| qualifier_macros(a, n, value == Some(0)))
             .flatten()
             .map(|q| {
                 let start = n.child(0).map_or(cond.start_byte(), |t| t.start_byte());
                 let test = a.text(cond).trim();
-                qualifier_report(&q, value == Some(0), start..cond.end_byte(), test)
+                qualifier_report(
+                    &q,
+                    value == Some(0),
+                    start..cond.end_byte(),
+                    directive,
+                    test,
+                )
             });
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
@@ -9955,7 +10163,7 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
                 "defined(__CUDA_ARCH__)"
             };
             let (severity, tail, help, edits) =
-                qualifier_report(q, !negated, start..name.end_byte(), test);
+                qualifier_report(q, !negated, start..name.end_byte(), "#if", test);
             fix = edits;
             (severity, msg + &tail, help)
         } else if let Some(k) = emptied {
@@ -11135,12 +11343,14 @@ fn qualifier_macros(a: &Analyzer, n: Node, body_skipped: bool) -> Option<Qualifi
 }
 
 /// H011's severity, message tail, help and fix for [`qualifier_macros`]; `span` is the byte
-/// range of the directive and its test, rewritten under `--fix`, and `test` that test in `#if`
+/// range of the directive and its test, rewritten under `--fix`, `directive` it (`#if`,
+/// `#elif`), and `test` that test in `#if`
 /// form (`defined(__CUDA_ARCH__)` for `#ifdef`, `!defined(__CUDA_ARCH__)` for `#ifndef`).
 fn qualifier_report(
     q: &QualifierMacros,
     body_skipped: bool,
     span: std::ops::Range<usize>,
+    directive: &str,
     test: &str,
 ) -> (Severity, String, String, Vec<Edit>) {
     let names = q
@@ -11165,10 +11375,10 @@ fn qualifier_report(
         test.to_string()
     };
     let (fixed, fix) = if body_skipped {
-        let t = format!("#if {cond} || defined(__HIPCC__)");
+        let t = format!("{directive} {cond} || defined(__HIPCC__)");
         (t.clone(), t)
     } else {
-        let t = format!("#if {cond} && !defined(__HIPCC__)");
+        let t = format!("{directive} {cond} && !defined(__HIPCC__)");
         (t.clone(), t)
     };
     let lost = format!(", and {names} {has} `__device__` only in {branch}, which hipcc skips in its device pass too");

@@ -2736,10 +2736,55 @@ fn h035_half_shuffles() {
                int j = __shfl(i[0], 0);\n\
                unsigned short b = __shfl_xor(__half_as_ushort(v), 1);\n\
                }\n";
+    let at = |hip: Version| -> Vec<(usize, Severity)> {
+        run_with(src, hip, false)
+            .into_iter()
+            .filter(|d| d.id == "H035")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
     assert_eq!(
-        ids_at(src, "H035"),
+        at(Version::new(5, 2, 0)),
         vec![(3, Severity::Error), (4, Severity::Error)]
     );
+    // HIP 5.6 declared `__half`/`__half2` shuffles in amd_hip_fp16.h (R39-a/R41-b).
+    assert_eq!(at(Version::new(5, 5, 0)).len(), 2);
+    assert!(at(Version::new(5, 6, 0)).is_empty());
+    assert!(at(Version::new(6, 2, 0)).is_empty());
+    // The help fits the type: 16 bits for `__half`, the pair's 32 bits for `__half2` (R41-2).
+    let d = run_with(src, Version::new(5, 2, 0), false);
+    let h: Vec<_> = d.iter().filter(|d| d.id == "H035").collect();
+    let help = |i: usize| h[i].help.clone().unwrap_or_default();
+    assert!(help(0).contains("__half_as_ushort"), "{}", help(0));
+    assert!(
+        h[0].message.contains("call is ambiguous"),
+        "{}",
+        h[0].message
+    );
+    assert!(
+        help(1).contains("__builtin_bit_cast(unsigned, v)") && !help(1).contains("ushort"),
+        "{}",
+        help(1)
+    );
+    assert!(
+        h[1].message.contains("no matching function"),
+        "{}",
+        h[1].message
+    );
+    // bfloat16: an error before 6.0, a warning in 6.x, nothing from 7.0 on.
+    let bf = "__global__ void k(__nv_bfloat16 *p) {\n\
+              __nv_bfloat16 v = p[0];\n\
+              p[0] = __shfl_xor_sync(~0u, v, 1);\n}\n";
+    let bf_at = |hip: Version| -> Vec<Severity> {
+        run_with(bf, hip, false)
+            .into_iter()
+            .filter(|d| d.id == "H035")
+            .map(|d| d.severity)
+            .collect()
+    };
+    assert_eq!(bf_at(Version::new(5, 7, 0)), vec![Severity::Error]);
+    assert_eq!(bf_at(Version::new(6, 2, 0)), vec![Severity::Warning]);
+    assert!(bf_at(Version::new(7, 0, 0)).is_empty());
     // A pointer to half passed whole is not a half value.
     assert!(!has(
         "__global__ void k(__half *h) { auto p = __shfl(h, 0); }\n",
@@ -2765,11 +2810,18 @@ fn h035_half_shuffles_through_a_type_alias() {
                  }\n\
                  p[threadIdx.x] = v + h;\n\
                }\n";
+    let d = run_with(src, Version::new(5, 2, 0), false);
+    let found: Vec<_> = d
+        .iter()
+        .filter(|d| d.id == "H035")
+        .map(|d| (d.line, d.severity))
+        .collect();
     assert_eq!(
-        ids_at(src, "H035"),
+        found,
         vec![(10, Severity::Warning), (11, Severity::Warning)]
     );
-    let d = run(src);
+    // From HIP 5.6 on `__half` has shuffles, so the alias is no hazard there.
+    assert!(!run(src).iter().any(|d| d.id == "H035"));
     let w = d.iter().find(|d| d.id == "H035").unwrap();
     assert!(
         w.message.contains("alias `float_t` names `__half`"),
