@@ -2614,20 +2614,26 @@ fn moved_dirs(
     crate::buildfiles::moved_dirs(renamed, after().chain(left.iter().map(String::as_str)))
 }
 
+/// The tree's build files that can be read, with their kind and text (one that cannot be read
+/// is reported when it is processed).
+fn readable_build_files(
+    found: &[Box<FoundFile>],
+) -> impl Iterator<Item = (&FoundFile, crate::buildfiles::BuildKind, Vec<u8>)> {
+    found.iter().filter_map(|f| {
+        let path = f.path();
+        let kind = crate::buildfiles::classify(&path)?;
+        let src = fs::read(&path).ok()?;
+        Some((&**f, kind, src))
+    })
+}
+
 /// Where includes that may reach renamed files are looked up (see [`crate::includes`]): the
 /// include directories the tree's build files name, in discovery order, and the tree's files.
 /// A build file that cannot be read names none here (its error is reported when it is
 /// processed).
 fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
     let mut dirs: Vec<String> = Vec::new();
-    for f in found {
-        let path = f.path();
-        let Some(kind) = crate::buildfiles::classify(&path) else {
-            continue;
-        };
-        let Ok(src) = fs::read(&path) else {
-            continue;
-        };
+    for (f, kind, src) in readable_build_files(found) {
         for d in crate::buildfiles::include_dirs(kind, &src, &f.rel) {
             if !dirs.contains(&d) {
                 dirs.push(d);
@@ -3716,14 +3722,8 @@ fn warp_defining_builds(cfg: &ConvertConfig, root: &Path) -> Vec<WarpDefining> {
     };
     let count = |t: &[u8]| memchr::memmem::find_iter(t, WARP_SYNC_MACRO.as_bytes()).count();
     let mut out = Vec::new();
-    for f in found {
+    for (f, kind, src) in readable_build_files(&found) {
         let path = f.path();
-        let Some(kind) = crate::buildfiles::classify(&path) else {
-            continue;
-        };
-        let Ok(src) = fs::read(&path) else {
-            continue;
-        };
         let has = |w: &[u8]| memchr::memmem::find(&src, w).is_some();
         let candidate = match kind {
             crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python => {

@@ -882,16 +882,8 @@ impl FnDefine {
             return None;
         }
         let v = def.field(FIELDS.value)?;
-        let raw = node_text(v, src);
-        let raw = raw
-            .find("//")
-            .into_iter()
-            .chain(raw.find("/*"))
-            .min()
-            .map_or(raw, |c| &raw[..c]);
-        let lead = raw.len() - raw.trim_start().len();
+        let (lead, value) = define_value_text(node_text(v, src));
         let start = v.start_byte() + lead;
-        let value = raw.trim();
         Some(FnDefine {
             params,
             value: value.replace('\\', " "),
@@ -4680,17 +4672,9 @@ impl<'a> Walk<'a> {
                         let name = self.node_str(name).to_string();
                         if kind == Dk::Define {
                             if let Some(v) = n.field(f.value) {
-                                let raw = self.node_str(v);
-                                // A trailing comment is not part of the value.
-                                let raw = raw
-                                    .find("//")
-                                    .into_iter()
-                                    .chain(raw.find("/*"))
-                                    .min()
-                                    .map_or(raw, |c| &raw[..c]);
-                                let lead = raw.len() - raw.trim_start().len();
+                                let (lead, value) = define_value_text(self.node_str(v));
                                 let start = v.start_byte() + lead;
-                                let value = raw.trim().to_string();
+                                let value = value.to_string();
                                 // Of two definitions, the one hipcc compiles counts
                                 // (`#if defined(__HIPCC__)` / `#else` pairs).
                                 let keep = match self.define_spans.get(&name) {
@@ -6346,6 +6330,18 @@ fn comma_outside_comments(between: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// A `#define`'s value text without a trailing comment: the offset of its first non-blank byte
+/// in `raw`, and the value trimmed.
+fn define_value_text(raw: &str) -> (usize, &str) {
+    let raw = raw
+        .find("//")
+        .into_iter()
+        .chain(raw.find("/*"))
+        .min()
+        .map_or(raw, |c| &raw[..c]);
+    (raw.len() - raw.trim_start().len(), raw.trim())
 }
 
 /// Translates one file's bytes.

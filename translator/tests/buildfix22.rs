@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{have_tool, report_findings as convert, run_ok, tree};
+use common::{have_tool, report_findings as convert, run_ok, tree, with_id};
 
 type Finding = common::ReportFinding;
 
@@ -30,10 +30,6 @@ fn port(
     let findings = convert(src.path(), &out, file, hip);
     let text = fs::read_to_string(out.join(file)).unwrap();
     (keep, text, findings)
-}
-
-fn with_id<'f>(findings: &'f [Finding], id: &str) -> Vec<&'f Finding> {
-    findings.iter().filter(|f| f.0 == id).collect()
 }
 
 /// R38-a: the nvcc probe gets a warning, and the `CUDA` entry of the languages list that

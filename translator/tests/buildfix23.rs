@@ -8,31 +8,9 @@
 use std::fs;
 
 mod common;
-use common::{report_findings as convert, tree};
+use common::{port, tree, with_id, PLAIN_KERNEL as PLAIN, REDUCE_SYNC as REDUCE};
 
 type Finding = common::ReportFinding;
-
-/// A reduction with a full 64-bit mask: at HIP 6.2 it needs only the define (an H003 note).
-const REDUCE: &str = "__global__ void red(const float *x, float *out) {\n  float v = x[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, o);\n  if (threadIdx.x == 0) *out = v;\n}\n";
-
-/// A kernel with no warp builtin.
-const PLAIN: &str = "__global__ void inc(float *x) { x[threadIdx.x] += 1.0f; }\n";
-
-/// Converts `files` at HIP `hip` for gfx90a: the output directory (kept alive), the output
-/// text of `file` and the findings of `findings_of`.
-fn port(
-    files: &[(&str, &str)],
-    file: &str,
-    findings_of: &str,
-    hip: &str,
-) -> (tempfile::TempDir, String, Vec<Finding>) {
-    let src = tree(files);
-    let keep = tempfile::tempdir().unwrap();
-    let out = keep.path().join("out");
-    let findings = convert(src.path(), &out, findings_of, hip);
-    let text = fs::read_to_string(out.join(file)).unwrap_or_default();
-    (keep, text, findings)
-}
 
 /// The H003 notes of `findings` that concern the define (not the masks).
 fn define_notes(findings: &[Finding]) -> Vec<&Finding> {
@@ -197,11 +175,6 @@ fn sources_variables_built_in_the_file_are_resolved() {
         "6.2",
     );
     assert!(out.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"), "{out}");
-}
-
-/// The findings of `id` in `findings`.
-fn with_id<'f>(findings: &'f [Finding], id: &str) -> Vec<&'f Finding> {
-    findings.iter().filter(|f| f.0 == id).collect()
 }
 
 /// A CMake build that links cuDNN, NCCL and FindCUDA's cuBLASLt and cuSOLVER variables, and

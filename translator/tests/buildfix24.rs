@@ -6,38 +6,8 @@
 //! said to work, cmake shows it (skipped with `SKIPPED:` where a tool is missing, a failure
 //! under `CI=true`).
 
-use std::fs;
-
 mod common;
-use common::{report_findings as convert, tree};
-
-type Finding = common::ReportFinding;
-
-/// A kernel with no warp builtin.
-const PLAIN: &str = "__global__ void inc(float *x) { x[threadIdx.x] += 1.0f; }\n";
-
-/// A reduction that keeps a `_sync` builtin (a full 64-bit mask: at HIP 6.2 it needs the define).
-const REDUCE: &str = "__global__ void red(const float *x, float *out) {\n  float v = x[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, o);\n  if (threadIdx.x == 0) *out = v;\n}\n";
-
-/// Converts `files` at HIP `hip` for gfx90a: the output directory (kept alive), the output
-/// text of `file` and the findings of `findings_of`.
-fn port(
-    files: &[(&str, &str)],
-    file: &str,
-    findings_of: &str,
-    hip: &str,
-) -> (tempfile::TempDir, String, Vec<Finding>) {
-    let src = tree(files);
-    let keep = tempfile::tempdir().unwrap();
-    let out = keep.path().join("out");
-    let findings = convert(src.path(), &out, findings_of, hip);
-    let text = fs::read_to_string(out.join(file)).unwrap_or_default();
-    (keep, text, findings)
-}
-
-fn with_id<'f>(findings: &'f [Finding], id: &str) -> Vec<&'f Finding> {
-    findings.iter().filter(|f| f.0 == id).collect()
-}
+use common::{port, with_id, PLAIN_KERNEL as PLAIN, REDUCE_SYNC as REDUCE};
 
 /// The FindCUDA-era version tests, dereferenced unquoted, quoted and named, with the branch
 /// each takes printed.

@@ -234,3 +234,31 @@ pub fn report_findings(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<R
         })
         .collect()
 }
+
+/// A reduction with a full 64-bit mask, which keeps a `_sync` builtin (at HIP 6.2 it needs only
+/// the warp-sync define: an H003 note).
+pub const REDUCE_SYNC: &str = "__global__ void red(const float *x, float *out) {\n  float v = x[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, o);\n  if (threadIdx.x == 0) *out = v;\n}\n";
+
+/// A kernel with no warp builtin.
+pub const PLAIN_KERNEL: &str = "__global__ void inc(float *x) { x[threadIdx.x] += 1.0f; }\n";
+
+/// Converts `files` at HIP `hip` for gfx90a: the output directory (kept alive), the output
+/// text of `file` and the findings of `findings_of`.
+pub fn port(
+    files: &[(&str, &str)],
+    file: &str,
+    findings_of: &str,
+    hip: &str,
+) -> (tempfile::TempDir, String, Vec<ReportFinding>) {
+    let src = tree(files);
+    let keep = tempfile::tempdir().unwrap();
+    let out = keep.path().join("out");
+    let findings = report_findings(src.path(), &out, findings_of, hip);
+    let text = std::fs::read_to_string(out.join(file)).unwrap_or_default();
+    (keep, text, findings)
+}
+
+/// The findings of `id` in `findings`.
+pub fn with_id<'f>(findings: &'f [ReportFinding], id: &str) -> Vec<&'f ReportFinding> {
+    findings.iter().filter(|f| f.0 == id).collect()
+}
