@@ -4,7 +4,7 @@
 //! with one parser per thread, and written each once. Results come back in discovery order, so
 //! patches and reports are deterministic.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -1483,11 +1483,12 @@ fn shown_path(path: &Path) -> String {
 /// [`INTERNAL_ERROR`]), so that a bug hit by one input costs that file, not the run.
 fn process_guarded(
     cfg: &ConvertConfig,
+    builds: &BuildMemo,
     f: &FoundFile,
     keep_output: bool,
     indexed: Option<Record>,
 ) -> (FileOutcome, Option<Record>) {
-    let run = std::panic::AssertUnwindSafe(|| process(cfg, f, keep_output, indexed));
+    let run = std::panic::AssertUnwindSafe(|| process(cfg, builds, f, keep_output, indexed));
     std::panic::catch_unwind(run).unwrap_or_else(|payload| {
         let why = payload
             .downcast_ref::<&str>()
@@ -1527,6 +1528,7 @@ fn process_guarded(
 /// of the last run, if any. Returns the record for the new index, if the result is cacheable.
 fn process(
     cfg: &ConvertConfig,
+    builds: &BuildMemo,
     f: &FoundFile,
     keep_output: bool,
     indexed: Option<Record>,
@@ -1676,6 +1678,7 @@ fn process(
     } else {
         translate_file(
             cfg,
+            builds,
             f,
             &path,
             &shown,
@@ -1891,8 +1894,10 @@ pub(crate) fn read_whole(
 
 /// Translates (or analyses) one file's bytes (with what the project headers it includes tell
 /// its analysis) into `outcome` and `output`, with its diff.
+#[allow(clippy::too_many_arguments)]
 fn translate_file(
     cfg: &ConvertConfig,
+    builds: &BuildMemo,
     f: &FoundFile,
     path: &Path,
     shown: &str,
@@ -1901,19 +1906,7 @@ fn translate_file(
     output: &mut Option<Vec<u8>>,
 ) {
     if let Some(kind) = crate::buildfiles::classify(path) {
-        // Where the warp-sync define or the C++ standard (Thrust and CUB need C++14) depends on
-        // a build's sources, they are read from the tree.
-        let with_root;
-        let build = if cfg.build.tree_root.is_none() {
-            with_root = crate::buildfiles::BuildOptions {
-                tree_root: Some(root_dir_of(path, &f.rel)),
-                ..cfg.build.clone()
-            };
-            &with_root
-        } else {
-            &cfg.build
-        };
-        let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, build);
+        let (mut edits, diags) = builds.translate(cfg, kind, src, f);
         // What the tree's sources hold (Thrust or CUB for the C++ standard, the warp-sync
         // builtins for setup.py's define) is no part of this file's cache key.
         outcome.read_other_files = crate::buildfiles::may_name_old_standard(src)
@@ -2867,15 +2860,20 @@ fn base_name(path: &str) -> &str {
 
 /// The rules of the run's build files that the conversion writes with `--genco` (see
 /// [`GencoRule`]); none in header mode, which keeps the build files as they are.
-fn genco_rules(cfg: &ConvertConfig, root: &Path) -> Vec<GencoRule> {
+fn genco_rules(
+    cfg: &ConvertConfig,
+    builds: &BuildMemo,
+    root: &Path,
+    tree: Option<&[Box<FoundFile>]>,
+) -> Vec<GencoRule> {
     if cfg.mode != Mode::Translate {
         return Vec::new();
     }
-    let Ok((found, _)) = discover(cfg, root) else {
+    let Some(found) = tree_files(cfg, root, tree) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for f in &found {
+    for f in found.iter() {
         let path = f.path();
         let Some(kind) = crate::buildfiles::classify(&path).filter(|k| k.is_build_file()) else {
             continue;
@@ -2887,7 +2885,7 @@ fn genco_rules(cfg: &ConvertConfig, root: &Path) -> Vec<GencoRule> {
         {
             continue;
         }
-        let (mut edits, _) = crate::buildfiles::translate_build(kind, &src, &f.rel, &cfg.build);
+        let (mut edits, _) = builds.translate(cfg, kind, &src, f);
         let Ok(converted) = crate::edit::apply(&src, &mut edits) else {
             continue;
         };
@@ -3204,6 +3202,17 @@ pub fn convert_streaming(
     let mut build_note_given = false;
     let genco = std::cell::OnceCell::new();
     let warp_builds = std::cell::OnceCell::new();
+    let build_memo = BuildMemo::default();
+    let builds = &build_memo;
+    // The listing's build files, for those two (the listing itself goes to the workers).
+    let build_files: Option<Vec<Box<FoundFile>>> = listed.as_ref().map(|(found, _)| {
+        found
+            .iter()
+            .filter(|f| crate::buildfiles::classify(&f.path()).is_some())
+            .cloned()
+            .collect()
+    });
+    let tree = build_files.as_deref();
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
     // bytes, and whether that is all), when that changed.
     let mut emit = |mut o: FileOutcome,
@@ -3237,7 +3246,7 @@ pub fn convert_streaming(
         // R38-2: the H003 advice to compile with the warp-sync define, where a build file of
         // this run got it and names this source (read once, the first time it is given).
         if o.diagnostics.iter().any(warp_sync_advice) {
-            let builds = warp_builds.get_or_init(|| warp_defining_builds(cfg, &root));
+            let builds = warp_builds.get_or_init(|| warp_defining_builds(cfg, builds, &root, tree));
             if let Some(b) = builds.iter().find(|b| b.names_source(&o.path)) {
                 for d in o.diagnostics.iter_mut().filter(|d| warp_sync_advice(d)) {
                     let shown = d.file.strip_suffix(o.path.as_str()).unwrap_or("");
@@ -3254,7 +3263,7 @@ pub fn convert_streaming(
             let Some(file) = crate::analysis::h040_module_file(d) else {
                 continue;
             };
-            let rules = genco.get_or_init(|| genco_rules(cfg, &root));
+            let rules = genco.get_or_init(|| genco_rules(cfg, builds, &root, tree));
             if let Some(r) = rules.iter().find(|r| r.output == base_name(file)) {
                 crate::analysis::built_for_amd(d, &format!("{}:{}", r.file, r.line));
             }
@@ -3428,7 +3437,7 @@ pub fn convert_streaming(
                             let outcomes = files
                                 .iter()
                                 .zip(records)
-                                .map(|(f, r)| process_guarded(cfg, f, keep_output, r))
+                                .map(|(f, r)| process_guarded(cfg, builds, f, keep_output, r))
                                 .collect();
                             if tx.send((start, outcomes)).is_err() {
                                 break;
@@ -3467,7 +3476,7 @@ pub fn convert_streaming(
                 settle(&mut files);
                 for f in files {
                     let record = index.as_mut().and_then(|r| r.find(&f.rel));
-                    let (o, record) = process_guarded(cfg, &f, keep_output, record);
+                    let (o, record) = process_guarded(cfg, builds, &f, keep_output, record);
                     take(o, record, &mut result, None);
                 }
                 result.is_ok()
@@ -3653,6 +3662,62 @@ fn warp_sync_advice(d: &Diagnostic) -> bool {
             .is_some_and(|h| h.starts_with("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS,"))
 }
 
+/// The build files this run has translated, each by its path and a hash of its bytes: the
+/// workers, [`warp_defining_builds`] and [`genco_rules`] need the same translation of a build
+/// file, and a re-run from the cache needs it too (a build that reads the tree is not cached),
+/// so it is made once.
+#[derive(Default)]
+struct BuildMemo(Mutex<HashMap<(String, u128), BuildResult>>);
+
+/// A build file's translation: its edits and diagnostics.
+type BuildResult = (Vec<Edit>, Vec<Diagnostic>);
+
+impl BuildMemo {
+    /// [`crate::buildfiles::translate_build`] of `f` (its bytes `src`, of kind `kind`), made
+    /// once. Where the warp-sync define or the C++ standard (Thrust and CUB need C++14) depends
+    /// on a build's sources, they are read from the tree (its root found from `f`'s path when
+    /// the options name none).
+    fn translate(
+        &self,
+        cfg: &ConvertConfig,
+        kind: crate::buildfiles::BuildKind,
+        src: &[u8],
+        f: &FoundFile,
+    ) -> BuildResult {
+        let key = (f.rel.clone(), xxhash_rust::xxh3::xxh3_128(src));
+        let memo = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = memo().get(&key) {
+            return r.clone();
+        }
+        let with_root;
+        let build = if cfg.build.tree_root.is_none() {
+            with_root = crate::buildfiles::BuildOptions {
+                tree_root: Some(root_dir_of(&f.path(), &f.rel)),
+                ..cfg.build.clone()
+            };
+            &with_root
+        } else {
+            &cfg.build
+        };
+        let r = crate::buildfiles::translate_build(kind, src, &f.rel, build);
+        memo().insert(key, r.clone());
+        r
+    }
+}
+
+/// The tree's files (its build files at least): those the run has listed, else a new listing
+/// (`None` where it fails).
+fn tree_files<'a>(
+    cfg: &ConvertConfig,
+    root: &Path,
+    tree: Option<&'a [Box<FoundFile>]>,
+) -> Option<std::borrow::Cow<'a, [Box<FoundFile>]>> {
+    match tree {
+        Some(t) => Some(std::borrow::Cow::Borrowed(t)),
+        None => discover(cfg, root).ok().map(|(found, _)| found.into()),
+    }
+}
+
 /// R38-2: a build file that this run gives `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (B011 in a
 /// setup.py or JIT build, hipcc in a Makefile, the CMake epilogue), and its text.
 struct WarpDefining {
@@ -3713,17 +3778,21 @@ impl WarpDefining {
 /// The build files of the tree that this run gives the warp-sync define (see [`WarpDefining`]):
 /// each is converted as the run converts it, and counts where its output defines the macro
 /// more often than its text does and it left no call without it (B011's warning).
-fn warp_defining_builds(cfg: &ConvertConfig, root: &Path) -> Vec<WarpDefining> {
+fn warp_defining_builds(
+    cfg: &ConvertConfig,
+    builds: &BuildMemo,
+    root: &Path,
+    tree: Option<&[Box<FoundFile>]>,
+) -> Vec<WarpDefining> {
     if cfg.mode == Mode::Header || !cfg.build.warp_sync_define {
         return Vec::new();
     }
-    let Ok((found, _)) = discover(cfg, root) else {
+    let Some(found) = tree_files(cfg, root, tree) else {
         return Vec::new();
     };
     let count = |t: &[u8]| memchr::memmem::find_iter(t, WARP_SYNC_MACRO.as_bytes()).count();
     let mut out = Vec::new();
     for (f, kind, src) in readable_build_files(&found) {
-        let path = f.path();
         let has = |w: &[u8]| memchr::memmem::find(&src, w).is_some();
         let candidate = match kind {
             crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python => {
@@ -3734,17 +3803,7 @@ fn warp_defining_builds(cfg: &ConvertConfig, root: &Path) -> Vec<WarpDefining> {
         if !candidate {
             continue;
         }
-        let with_root;
-        let build = if cfg.build.tree_root.is_none() {
-            with_root = crate::buildfiles::BuildOptions {
-                tree_root: Some(root_dir_of(&path, &f.rel)),
-                ..cfg.build.clone()
-            };
-            &with_root
-        } else {
-            &cfg.build
-        };
-        let (mut edits, diags) = crate::buildfiles::translate_build(kind, &src, &f.rel, build);
+        let (mut edits, diags) = builds.translate(cfg, kind, &src, f);
         if diags
             .iter()
             .any(|d| d.severity != Severity::Note && d.message.contains(WARP_SYNC_MACRO))
