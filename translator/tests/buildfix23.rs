@@ -88,6 +88,81 @@ fn h003_keeps_its_advice_where_no_build_file_defines_it() {
     );
 }
 
+/// H003's define notes of `file` in the JSON report a `convert` of `input` into `out` with the
+/// cache in `cache` writes, at HIP 6.2.
+fn cached_define_notes(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    cache: &std::path::Path,
+) -> Vec<String> {
+    let json = out.with_extension("json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .arg("--report")
+        .arg(&json)
+        .arg("--cache-dir")
+        .arg(cache)
+        .args([
+            "--force",
+            "--hip-version",
+            "6.2",
+            "--offload-arch",
+            "gfx90a",
+        ])
+        .output()
+        .expect("hipport runs");
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
+        .filter(|d| d["id"] == "H003" && d["severity"] == "note")
+        .map(|d| d["help"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// R38-2 on a re-run: the source's result comes from the cache (its H003 note as first made)
+/// and the build file's from a new translation; the note still names the build file, and
+/// follows a build file changed between the runs.
+#[test]
+fn a_rerun_from_the_cache_names_the_same_build_file() {
+    let mk = "NVCC = nvcc\napp: red.cu\n\t$(NVCC) -O2 -o app red.cu\n";
+    let src = tree(&[("Makefile", mk), ("red.cu", REDUCE)]);
+    let keep = tempfile::tempdir().unwrap();
+    let (out, cache) = (keep.path().join("out"), keep.path().join("cache"));
+    let first = cached_define_notes(src.path(), &out, &cache);
+    assert!(
+        !first.is_empty()
+            && first
+                .iter()
+                .all(|h| h.contains("/Makefile`, which compiles")),
+        "{first:#?}"
+    );
+    let again = cached_define_notes(src.path(), &out, &cache);
+    assert_eq!(again, first);
+    // The Makefile now compiles another file: the advice comes back.
+    fs::write(
+        src.path().join("Makefile"),
+        "NVCC = nvcc\napp: main.cu\n\t$(NVCC) -O2 -o app main.cu\n",
+    )
+    .unwrap();
+    fs::write(src.path().join("main.cu"), PLAIN).unwrap();
+    let changed = cached_define_notes(src.path(), &out, &cache);
+    assert!(
+        !changed.is_empty() && changed.iter().all(|h| h.starts_with("compile with")),
+        "{changed:#?}"
+    );
+}
+
 /// A JIT build whose sources are a path formatted from a parameter, as KNN_CUDA writes it.
 const COMPUTED: &str = "import os\nfrom torch.utils.cpp_extension import load\n\ndef build(stem):\n    here = os.path.dirname(__file__)\n    srcs = [os.path.join(here, \"{}.cu\".format(stem))]\n    flags = [\n        \"-DWITH_EXTRA=1\",\n    ]\n    return load(name=stem, sources=srcs, extra_cuda_cflags=flags)\n\nmod = build(\"inc\")\n";
 
