@@ -764,6 +764,32 @@ pub struct Renamed {
     pub source: Text,
 }
 
+/// The qualifier rule a torch v1 rename of one plain name implies: a class the v1 API renames
+/// (`CUDAStream` -> `HIPStreamMasqueradingAsCUDA`) is renamed where it qualifies a member too
+/// (`c10::cuda::CUDAStream::UNCHECKED`), or the member would be looked up in a class ROCm
+/// PyTorch does not have (`c10::hip::CUDAStream`). A renamed function or macro never qualifies
+/// a name, so its rule never applies.
+fn qualifier_rule(m: &Mapping) -> Option<NamespaceMapping> {
+    let hip = m.hip.as_deref()?;
+    let plain = |s: &str| {
+        s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && s.bytes().next().is_some_and(|b| !b.is_ascii_digit())
+    };
+    if !plain(&m.cuda) || !plain(hip) || *m.cuda == *hip {
+        return None;
+    }
+    Some(NamespaceMapping {
+        cuda: m.cuda.clone(),
+        hip: m.hip.clone(),
+        scope: NamespaceScope::TorchV1,
+        source: format!(
+            "{}: the v1 API renames this class, so it is renamed where it qualifies a member too",
+            m.source
+        )
+        .into(),
+    })
+}
+
 /// The whole database: name, header, namespace and call-shape rules.
 #[derive(Clone, Debug, Default)]
 pub struct Database {
@@ -830,6 +856,10 @@ impl Database {
 
     fn load_into(&mut self, file: &str, text: &str, table: data::Table) -> Result<(), RuleError> {
         let rules = data::parse_file(file, text)?;
+        let qualifiers: Vec<NamespaceMapping> = match table {
+            data::Table::TorchV1 => rules.mappings.iter().filter_map(qualifier_rule).collect(),
+            data::Table::Main => Vec::new(),
+        };
         for (hip, absent_in, source) in rules.absent {
             let row = Absent {
                 hip: hip.into(),
@@ -866,6 +896,17 @@ impl Database {
             let namespaces = self.namespaces.to_mut();
             namespaces.retain(|old| !(old.cuda == n.cuda && old.scope == n.scope));
             namespaces.push(n);
+        }
+        for q in qualifiers {
+            // A written namespace rule for the name (`CUDACachingAllocator`, whose members go
+            // to the masquerading allocator) wins, whichever file is loaded first.
+            let namespaces = self.namespaces.to_mut();
+            if !namespaces
+                .iter()
+                .any(|old| old.cuda == q.cuda && old.scope == q.scope)
+            {
+                namespaces.push(q);
+            }
         }
         for c in rules.calls {
             let list = self.calls.entry(c.cuda.clone()).or_default();

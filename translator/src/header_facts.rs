@@ -100,6 +100,9 @@ pub struct HeaderFacts {
     memo: Mutex<HashMap<String, Slot>>,
     /// What the tree's other files and build files define (read at the first question).
     tree: crate::analysis::TreeDefines,
+    /// Directory (relative to the root) -> the include directories its build files name, read
+    /// at the first question, for a run without `search` (see [`HeaderFacts::build_dirs`]).
+    build_dir_memo: Mutex<HashMap<String, Arc<[String]>>>,
 }
 
 /// A header's facts, filled by the first worker that asks.
@@ -131,6 +134,7 @@ impl HeaderFacts {
             },
             budget,
             memo: Mutex::new(HashMap::new()),
+            build_dir_memo: Mutex::new(HashMap::new()),
         }
     }
 
@@ -143,7 +147,7 @@ impl HeaderFacts {
     /// And, for the names the file tests in `#if`/`#ifdef` that it defines itself or that the
     /// headers give as undefined, what the tree says (see [`HeaderFacts::own_switches`]).
     pub fn for_file(&self, src: &[u8], rel: &str) -> Taken {
-        let mut taken = self.headers_taken(src, rel);
+        let mut taken = self.headers_taken(src, rel, false);
         self.own_switches(src, &mut taken);
         taken
     }
@@ -204,8 +208,10 @@ impl HeaderFacts {
         taken.tree_wide |= tree_wide;
     }
 
-    /// [`HeaderFacts::for_file`]'s part that reads the headers.
-    fn headers_taken(&self, src: &[u8], rel: &str) -> Taken {
+    /// [`HeaderFacts::for_file`]'s part that reads the headers; with `build_dirs`, where the
+    /// run has no include search, the include directories of the build files above the file
+    /// are looked in too (see [`HeaderFacts::build_dirs`]).
+    fn headers_taken(&self, src: &[u8], rel: &str, build_dirs: bool) -> Taken {
         let mut taken = Taken::default();
         if memchr::memmem::find(src, b"include").is_none() {
             return taken;
@@ -215,6 +221,11 @@ impl HeaderFacts {
             return taken;
         }
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        let extra = if build_dirs && self.search.is_none() {
+            self.build_dirs(&dir)
+        } else {
+            Vec::new()
+        };
         let mut found: Vec<HeaderAlias> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
         // (directory of the including header, include as written, whether with `<...>`, depth,
@@ -225,7 +236,8 @@ impl HeaderFacts {
             .map(|(at, inc, angle)| (dir.clone(), inc, angle, 1, at))
             .collect();
         while let Some((from, inc, angle, depth, at)) = queue.pop_front() {
-            let Some((hrel, header)) = self.resolve(&from, &inc, angle, &mut taken.absent) else {
+            let Some((hrel, header)) = self.resolve(&from, &inc, angle, &extra, &mut taken.absent)
+            else {
                 continue;
             };
             if !seen.insert(hrel.clone()) {
@@ -294,9 +306,12 @@ impl HeaderFacts {
     /// other headers (found as for [`HeaderFacts::for_file`]), defines `name` (see
     /// [`defined_names`]): a helper header's `#define cudaCheckError() ...` makes the name the
     /// project's in the files that include it (realuser40 R40-2). `None` where the file
-    /// reaches no project header: the answer then depends on no other file.
+    /// reaches no project header: the answer then depends on no other file. Where the run has
+    /// no include search (it renames no file, so it lists no tree first), an include is looked
+    /// for in the include directories of the build files above the file too (verify18 V18-i:
+    /// `include/util.h` through CMake's `target_include_directories(e PRIVATE include)`).
     pub fn header_defines(&self, src: &[u8], rel: &str, name: &str) -> Option<bool> {
-        let taken = self.headers_taken(src, rel);
+        let taken = self.headers_taken(src, rel, true);
         if taken.headers.is_empty() {
             return None;
         }
@@ -351,12 +366,14 @@ impl HeaderFacts {
     /// above the file, nearest first, and in that directory's `include/`: where an `-I` at the
     /// root of the project's headers finds it (`cpp/include/` for `cpp/include/raft/core/x.cuh`
     /// and for `cpp/src/y.cu`). The places looked at before, where there is no header, are
-    /// added to `absent`.
+    /// added to `absent`. The directories of `extra` (see [`HeaderFacts::build_dirs`]) come
+    /// after the include directories.
     fn resolve(
         &self,
         from: &str,
         inc: &str,
         angle: bool,
+        extra: &[String],
         absent: &mut Vec<String>,
     ) -> Option<(String, Arc<Header>)> {
         let inc = inc.replace('\\', "/");
@@ -364,12 +381,14 @@ impl HeaderFacts {
         let mut places: Vec<String> = Vec::new();
         if angle {
             places.extend(dirs.iter().cloned());
+            places.extend(extra.iter().cloned());
             if inc.contains('/') {
                 places.extend(include_roots(from));
             }
         } else {
             places.push(from.to_string());
             places.extend(dirs.iter().cloned());
+            places.extend(extra.iter().cloned());
             places.push(String::new());
         }
         let candidates = places
@@ -386,6 +405,77 @@ impl HeaderFacts {
             }
         }
         None
+    }
+
+    /// The include directories (relative to the root) that the build files in directory `dir`
+    /// and the directories above it, up to the root, name (CMake's `include_directories` and
+    /// `target_include_directories`, `-I` flags, setup.py's `include_dirs`; see
+    /// [`crate::buildfiles::include_dirs`]), nearest directory first: where the build that
+    /// compiles a file of `dir` looks for its includes, for a run that lists no tree (and so
+    /// has no [`IncludeSearch`]). Each directory's build files are read once per run, at the
+    /// first question; a directory is listed, the tree below it is not walked.
+    fn build_dirs(&self, dir: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut at = Some(dir);
+        while let Some(d) = at {
+            for inc in self.dir_build_dirs(d).iter() {
+                if !out.contains(inc) {
+                    out.push(inc.clone());
+                }
+            }
+            at = (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(up, _)| up));
+        }
+        out
+    }
+
+    /// The include directories the build files directly in `dir` name (see
+    /// [`HeaderFacts::build_dirs`]), in file-name order.
+    fn dir_build_dirs(&self, dir: &str) -> Arc<[String]> {
+        if let Some(known) = self
+            .build_dir_memo
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(dir)
+        {
+            return Arc::clone(known);
+        }
+        let mut names: Vec<String> = std::fs::read_dir(self.root.join(dir))
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        let mut found: Vec<String> = Vec::new();
+        for name in names {
+            let Some(kind) = crate::buildfiles::classify(std::path::Path::new(&name)) else {
+                continue;
+            };
+            let rel = if dir.is_empty() {
+                name
+            } else {
+                format!("{dir}/{name}")
+            };
+            let path = self.root.join(&rel);
+            if std::fs::metadata(&path).map_or(true, |m| m.len() > MAX_HEADER_BYTES) {
+                continue;
+            }
+            let Ok(text) = std::fs::read(&path) else {
+                continue;
+            };
+            for inc in crate::buildfiles::include_dirs(kind, &text, &rel) {
+                if !found.contains(&inc) {
+                    found.push(inc);
+                }
+            }
+        }
+        let found: Arc<[String]> = found.into();
+        self.build_dir_memo
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(dir.to_string(), Arc::clone(&found));
+        found
     }
 
     /// The facts of the header at `rel`, read at the first question.

@@ -83,10 +83,14 @@ pub fn parse_with_qualifiers(
         let slots = statement_macros::semicolon_slots(&shown, &tree);
         let blocks = statement_args::block_edits(&shown, &tree);
         let typeids = typeid_of_types(&shown, &tree);
-        if slots.is_empty() && blocks.is_empty() && typeids.is_empty() {
+        let news = new_type_repairs(&shown, &tree);
+        if slots.is_empty() && blocks.is_empty() && typeids.is_empty() && news.is_empty() {
             return Ok(tree);
         }
         let mut ended = shown.into_owned();
+        for at in news {
+            ended[at] = b' ';
+        }
         for at in typeids {
             ended[at..at + b"sizeof".len()].copy_from_slice(b"sizeof");
         }
@@ -138,6 +142,105 @@ fn typeid_of_types(src: &[u8], tree: &Tree) -> Vec<usize> {
             broken.then_some(id.start)
         })
         .collect()
+}
+
+/// The bytes to blank in the `new` expressions of `src` (as tree-sitter sees it, in `tree`)
+/// whose type tree-sitter-cuda cannot read: the `*`s of a pointer type (`new cudaArray*[n]`,
+/// `new int*[n]`, `new float**;`; realuser43 R43-3, TIGRE's per-GPU texture arrays) and the
+/// `const`/`volatile` before a type (`new const char*[n]`). C++ takes any type there;
+/// tree-sitter-cuda's `new` takes an unqualified type and array sizes only, so the statement
+/// was an error and got a T008 note. Shown as blanks (`new cudaArray [n]`, same offsets), the
+/// statement parses, and its names are renamed and checked as before; only the element type of
+/// the allocation loses its pointer or qualifier, which nothing hipport reads asks about (the
+/// declared variable keeps its own). Only where the allocation lies in a part of the tree with
+/// an error; `new T[n]` and a product `a * b[n]` are left as they are.
+fn new_type_repairs(src: &[u8], tree: &Tree) -> Vec<usize> {
+    if memchr::memmem::find(src, b"new").is_none() {
+        return Vec::new();
+    }
+    let word = crate::lexer::is_word_byte;
+    let skip_blanks = |mut i: usize| {
+        while src.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let root = tree.root_node();
+    let mut out = Vec::new();
+    for id in crate::lexer::identifiers(src) {
+        if &src[id.clone()] != b"new" {
+            continue;
+        }
+        let mut i = skip_blanks(id.end);
+        // A placement or `(std::nothrow)`.
+        if src.get(i) == Some(&b'(') {
+            let Some(close) = matching_paren(src, i, true) else {
+                continue;
+            };
+            i = skip_blanks(close + 1);
+        }
+        // Qualifiers before the type.
+        let mut blanks: Vec<usize> = Vec::new();
+        loop {
+            let n = src[i..].iter().take_while(|&&b| word(b)).count();
+            if !matches!(&src[i..i + n], b"const" | b"volatile") {
+                break;
+            }
+            blanks.extend(i..i + n);
+            i = skip_blanks(i + n);
+        }
+        // The type: words, `::` and template arguments, up to the first `*` outside them.
+        let type_start = i;
+        let mut angles = 0usize;
+        while let Some(&b) = src.get(i) {
+            match b {
+                b'<' => angles += 1,
+                b'>' if angles > 0 => angles -= 1,
+                b'*' if angles == 0 => break,
+                b':' | b' ' | b'\t' | b'\n' | b'\r' => {}
+                b',' | b'*' | b'&' | b'(' | b')' if angles > 0 => {}
+                _ if word(b) => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        let typed = src
+            .get(type_start)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b':');
+        if angles != 0 || !typed {
+            continue;
+        }
+        // The stars, then what ends the type: an array's `[`, an initializer, or the end of
+        // the expression.
+        let mut stars = false;
+        while let Some(&b) = src.get(i) {
+            match b {
+                b'*' => {
+                    blanks.push(i);
+                    stars = true;
+                }
+                b' ' | b'\t' => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        // (`new int*(p)` parses as it is, as a product.)
+        let ends = match src.get(i) {
+            Some(b'[' | b';' | b')' | b',' | b'{') => true,
+            Some(b'(') => !stars,
+            _ => false,
+        };
+        if blanks.is_empty() || !ends {
+            continue;
+        }
+        let broken = root
+            .descendant_for_byte_range(id.start, i + 1)
+            .is_some_and(|n| n.has_error());
+        if broken {
+            out.extend(blanks);
+        }
+    }
+    out
 }
 
 /// Parses `src` with `parser`, giving up once `budget` has passed since `start`.
