@@ -18,7 +18,10 @@ fn helps(stderr: &str, id: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut on = false;
     for l in stderr.lines() {
-        if !l.starts_with(' ') {
+        let head = ["note[", "warning[", "error["]
+            .iter()
+            .any(|h| l.starts_with(h));
+        if head || l.starts_with("hipport:") {
             on = l.contains(&tag);
         } else if on {
             if let Some(h) = l.trim_start().strip_prefix("= help: ") {
