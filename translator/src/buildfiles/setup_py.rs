@@ -4539,10 +4539,10 @@ fn inline_texts<'a>(
                 ..
             } => {}
             Tok::Ident { text, .. }
-                if !punct(j + 1, '(')
-                    && !punct(j + 1, '.')
-                    && !punct(j + 1, '[')
-                    && !(j > 0 && punct(j - 1, '.')) =>
+                if !(punct(j + 1, '(')
+                    || punct(j + 1, '.')
+                    || punct(j + 1, '[')
+                    || j > 0 && punct(j - 1, '.')) =>
             {
                 let name = text.as_str();
                 if within.contains(&name) || within.len() > 4 {
