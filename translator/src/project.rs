@@ -1936,7 +1936,9 @@ fn translate_file(
             let build_edits = edits.len();
             // The CUDA in `load_inline` strings, translated like a source; its edits never
             // touch what the build-file pass rewrote (flag lists), checked all the same.
-            let inline = crate::buildfiles::translate_inline_sources(src, shown, &cfg.translate);
+            let mut inline =
+                crate::buildfiles::translate_inline_sources(src, shown, &cfg.translate);
+            crate::buildfiles::settle_warp_sync_help(&mut inline.diagnostics, &outcome.diagnostics);
             // Against the build edits alone, by bisection (a file of thousands of strings).
             edits.sort_by_key(|b| (b.start, b.end));
             let build_ends: Vec<usize> = edits
@@ -3247,7 +3249,12 @@ pub fn convert_streaming(
         // this run got it and names this source (read once, the first time it is given).
         if o.diagnostics.iter().any(warp_sync_advice) {
             let builds = warp_builds.get_or_init(|| warp_defining_builds(cfg, builds, &root, tree));
-            if let Some(b) = builds.iter().find(|b| b.names_source(&o.path)) {
+            let found = builds.iter().find(|b| b.names_source(&o.path)).or_else(|| {
+                // V18-h: a header is compiled by the build that compiles a source including it.
+                let files = tree_files(cfg, &root, tree)?;
+                build_of_includer(builds, &o.path, &files)
+            });
+            if let Some(b) = found {
                 for d in o.diagnostics.iter_mut().filter(|d| warp_sync_advice(d)) {
                     let shown = d.file.strip_suffix(o.path.as_str()).unwrap_or("");
                     d.help = Some(format!(
@@ -3690,9 +3697,14 @@ impl BuildMemo {
             return r.clone();
         }
         let with_root;
-        let build = if cfg.build.tree_root.is_none() {
+        let build = if cfg.build.tree_root.is_none() || cfg.translate.fix != cfg.build.fix {
             with_root = crate::buildfiles::BuildOptions {
-                tree_root: Some(root_dir_of(&f.path(), &f.rel)),
+                tree_root: cfg
+                    .build
+                    .tree_root
+                    .clone()
+                    .or_else(|| Some(root_dir_of(&f.path(), &f.rel))),
+                fix: cfg.translate.fix,
                 ..cfg.build.clone()
             };
             &with_root
@@ -3773,6 +3785,68 @@ impl WarpDefining {
             path == sub
         })
     }
+}
+
+/// V18-h: the build of `builds` that compiles a source including the header at `header`
+/// (relative to the input root), directly or through other headers of the tree (`files`):
+/// an `#include` whose path ends with the header's name. `None` for a file that is not a
+/// header, or one no named source includes.
+fn build_of_includer<'a>(
+    builds: &'a [WarpDefining],
+    header: &str,
+    files: &[Box<FoundFile>],
+) -> Option<&'a WarpDefining> {
+    const HEADERS: &[&str] = &["h", "cuh", "hpp", "hh", "hxx", "inl", "cuinl", "inc"];
+    const SOURCES: &[&str] = &[
+        "cu", "cuh", "h", "hpp", "hh", "hxx", "inl", "cuinl", "inc", "cpp", "cc", "cxx", "c",
+    ];
+    let ext = |p: &str| {
+        p.rsplit_once('.')
+            .map_or("", |(_, e)| e)
+            .to_ascii_lowercase()
+    };
+    let is_header = |p: &str| HEADERS.contains(&ext(p).as_str());
+    if builds.is_empty() || !is_header(header) {
+        return None;
+    }
+    let texts: Vec<(&str, Vec<u8>)> = files
+        .iter()
+        .filter(|f| SOURCES.contains(&ext(&f.rel).as_str()))
+        .filter_map(|f| std::fs::read(f.path()).ok().map(|t| (f.rel.as_str(), t)))
+        .collect();
+    // Whether `text` has an `#include` of a path ending in `name`.
+    let includes = |text: &[u8], name: &str| {
+        String::from_utf8_lossy(text).lines().any(|l| {
+            let t = l.trim_start();
+            let Some(rest) = t.strip_prefix('#') else {
+                return false;
+            };
+            let Some(path) = rest.trim_start().strip_prefix("include") else {
+                return false;
+            };
+            let path = path.trim().trim_start_matches(['"', '<']);
+            let path = path.split(['"', '>']).next().unwrap_or("");
+            path == name || path.ends_with(&format!("/{name}"))
+        })
+    };
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::from([header]);
+    let mut wanted: Vec<&str> = vec![header];
+    while let Some(h) = wanted.pop() {
+        let name = h.rsplit_once('/').map_or(h, |(_, n)| n);
+        for (rel, text) in &texts {
+            if seen.contains(rel) || !includes(text, name) {
+                continue;
+            }
+            if let Some(b) = builds.iter().find(|b| b.names_source(rel)) {
+                return Some(b);
+            }
+            seen.insert(rel);
+            if is_header(rel) {
+                wanted.push(rel);
+            }
+        }
+    }
+    None
 }
 
 /// The build files of the tree that this run gives the warp-sync define (see [`WarpDefining`]):

@@ -44,9 +44,12 @@ pub fn build_script_diags(src: &[u8], file: &str, offload_arch: &[String]) -> Ve
         return Vec::new();
     }
     let mut found: Vec<(usize, String)> = Vec::new();
-    // String literals, paired from the start (escaped quotes are rare in build scripts).
+    // String literals, paired from the start (escaped quotes are rare in build scripts). A
+    // `"nvcc"` counts only in a script that runs a program (`Command::new`, cc's
+    // `.compiler(...)`): verify18 saw a string that nothing runs reported as "runs `nvcc`".
+    let runs = text.contains("Command::new") || text.contains(".compiler(");
     let mut from = 0;
-    while let Some(open) = text[from..].find('"').map(|k| from + k) {
+    while let Some(open) = text[from..].find('"').map(|k| from + k).filter(|_| runs) {
         let rest = &text[open + 1..];
         let Some(close) = rest.find('"') else { break };
         let s = &rest[..close];
@@ -187,6 +190,22 @@ mod tests {
         assert_eq!(build_script_diags(src, "k/build.rs", &arch()).len(), 1);
         let src = b"fn main() {\n    cudaforge::KernelBuilder::new().build_lib(\"libk.a\");\n}\n";
         assert_eq!(build_script_diags(src, "build.rs", &arch()).len(), 1);
+    }
+
+    /// verify18 (B017): a `"nvcc"` that no command runs is no sign; handed to `Command::new`
+    /// through a variable, or to cc's `.compiler()`, it is.
+    #[test]
+    fn an_nvcc_string_counts_only_where_the_script_runs_a_program() {
+        let idle = b"fn main() {\n    let s = \"nvcc\";\n    println!(\"cargo:rerun-if-changed=build.rs {}\", s.len());\n    cc::Build::new().file(\"src/x.c\").compile(\"x\");\n}\n";
+        assert!(build_script_diags(idle, "build.rs", &arch()).is_empty());
+        for src in [
+            &b"fn main() {\n    let n = std::env::var(\"NVCC\").unwrap_or(\"nvcc\".into());\n    std::process::Command::new(n).arg(\"k.cu\").status().unwrap();\n}\n"[..],
+            b"fn main() {\n    cc::Build::new().compiler(\"nvcc\").file(\"k.cu\").compile(\"k\");\n}\n",
+        ] {
+            let d = build_script_diags(src, "build.rs", &arch());
+            assert_eq!(d.len(), 1);
+            assert!(d[0].message.contains("runs `nvcc`"), "{}", d[0].message);
+        }
     }
 
     #[test]

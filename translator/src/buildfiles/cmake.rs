@@ -364,6 +364,9 @@ struct State<'a> {
     /// Whether the AMD targets were written (or reported) in a `CUDA_NVCC_FLAGS` that nothing
     /// reads (see [`nvcc_flags_dead`]): its later architecture flags go without a note (R19-1).
     dead_nvcc_arch: std::cell::Cell<bool>,
+    /// V18-b: variables of `find_library()` commands dropped because no source uses the
+    /// library they find (`find_library(CUDNN_LIB cudnn)`): their links go too.
+    dropped_library_vars: BTreeSet<String>,
     /// The architecture variables the file sets and reads, each with its first reader (line,
     /// command): their `set()` stays (see [`architecture_readers`]).
     arch_readers: std::collections::BTreeMap<String, (usize, String)>,
@@ -485,7 +488,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
 /// arch=compute_${A},code=sm_${A}")`), rewritten to the AMD targets, adds them once per
 /// iteration. After the loop, the variable loses every copy and gets them once: `string(REPLACE
 /// ...)` and `string(APPEND ...)` for a string (`string(APPEND V ...)`, `set(V "${V} ...")`),
-/// `list(REMOVE_ITEM ...)` and `list(APPEND ...)` for a list (`list(APPEND V ...)`).
+/// `list(REMOVE_ITEM ...)` and `list(APPEND ...)` for a list (`list(APPEND V ...)`, and V18-e's
+/// `set(V ${V} ...)`).
 fn loop_arch_flags_once(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     if !src.contains("foreach") || opts.offload_arch.is_empty() {
         return;
@@ -517,10 +521,13 @@ fn loop_arch_flags_once(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let (name, list) = match (cmd.name.as_str(), cmd.args.first(), cmd.args.get(1)) {
             ("string", Some(op), Some(v)) if op.text == "APPEND" => (v.text.as_str(), false),
             ("list", Some(op), Some(v)) if op.text == "APPEND" => (v.text.as_str(), true),
+            // V18-e: `set(V "${V} -gencode ...")` appends to a string; `set(V ${V} -gencode
+            // ...)` (or `"${V}"` as an argument of its own) to a `;`-list.
             ("set", Some(v), Some(value))
                 if value.text.starts_with(&format!("${{{}}}", v.text)) =>
             {
-                (v.text.as_str(), false)
+                let string = value.quoted && value.text != format!("${{{}}}", v.text);
+                (v.text.as_str(), !string)
             }
             _ => continue,
         };
@@ -669,6 +676,7 @@ fn translate_keeping(
         findcuda_macros: false,
         nvcc_flags_reported: false,
         dead_nvcc_arch: std::cell::Cell::new(false),
+        dropped_library_vars: BTreeSet::new(),
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
         toolchain_set: BTreeSet::new(),
@@ -2649,7 +2657,12 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                                 vals.join(" "),
                                 st.opts.offload_arch.join(";")
                             ),
-                            Some("override with cmake -DGPU_TARGETS=gfx90a;gfx1100".into()),
+                            // R43-1: quoted, as `;` ends a shell command, and with the
+                            // run's own targets.
+                            Some(format!(
+                                "override with cmake -DGPU_TARGETS=\"{}\"",
+                                st.opts.offload_arch.join(";")
+                            )),
                         );
                     }
                 }
@@ -2728,6 +2741,39 @@ fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
         _ => return,
     };
     let var = args.first().map_or("", |a| a.text.as_str());
+    // V18-b: every name a library no source uses (see [`flags::unused_library`]): the command
+    // goes, and with it the variable's links (see [`dropped_library_link`]), which would
+    // otherwise link a library nothing calls (or stop the configure step as NOTFOUND).
+    let unused: Vec<(String, String)> = names
+        .iter()
+        .filter_map(|a| {
+            (!a.bracket)
+                .then(|| flags::unused_library(&a.text, st.opts))
+                .flatten()
+        })
+        .collect();
+    if !names.is_empty() && unused.len() == names.len() && !var.is_empty() {
+        let (s, e) = command_line(st.src, cmd);
+        if sink.edit_over(s, e, "", B_LIB_MAPPED.id) {
+            let (message, help) = &unused[0];
+            sink.diag(
+                B_LIB_MAPPED,
+                cmd.start,
+                format!(
+                    "find_library({var} {}) removed, with the links of ${{{var}}}: {}",
+                    names
+                        .iter()
+                        .map(|a| a.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    message.split_once(": ").map_or(message.as_str(), |m| m.1)
+                ),
+                Some(format!("{help}; other reads of {var} now see it unset")),
+            );
+            st.dropped_library_vars.insert(var.to_string());
+        }
+        return;
+    }
     for a in names.into_iter().filter(|a| !a.bracket) {
         let name = a.text.as_str();
         let Some(lib) = flags::library(name) else {
@@ -4249,6 +4295,22 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             // R37-a/b: a library no source uses, which ROCm lacks or ships as an optional
             // package, goes.
             let item = k > 0 || cmd.name == "link_libraries";
+            // V18-b: the variable of a `find_library()` that went (see [`find_library_names`]).
+            if let Some(var) = t
+                .strip_prefix("${")
+                .and_then(|v| v.strip_suffix('}'))
+                .filter(|v| item && st.dropped_library_vars.contains(*v))
+            {
+                if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
+                    sink.diag(
+                        B_LIB_MAPPED,
+                        a.start,
+                        format!("{t} dropped: its find_library({var} ...) was removed, as no source in the tree uses the library it finds"),
+                        Some("a source that calls that library's API needs both back".into()),
+                    );
+                }
+                continue;
+            }
             if let Some((message, help)) = flags::unused_library(t, st.opts).filter(|_| item) {
                 if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
                     sink.diag(B_LIB_MAPPED, a.start, message, Some(help));

@@ -404,7 +404,35 @@ fn translate_group(
 /// for every `load`/`load_inline` build (`COMMON_HIPCC_FLAGS`) in recent releases: torch 2.9 has
 /// it, the 2.5 line and older do not (the releases between were not checked). So the call is not
 /// changed, and the note says which torch needs the flag.
-const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to the call's extra_cuda_cflags list, or gives the call one where it has none), or target HIP 7.0, where the builtins are on by default";
+const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call, or target HIP 7.0, where the builtins are on by default";
+
+/// [`JIT_WARP_SYNC_HELP`] where the build-file pass added the define to this file's calls
+/// (see [`settle_warp_sync_help`]).
+const JIT_WARP_SYNC_ADDED_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; for an older torch hipport added \"-DHIP_ENABLE_WARP_SYNC_BUILTINS\" to the call's extra_cuda_cflags (B011); keep it while the code must build with ROCm 6.2 to 6.4, or target HIP 7.0, where the builtins are on by default";
+
+/// V18-a: H003's help in a `load_inline` string says hipport added the define only where the
+/// build-file pass of the same file (`build`, its diagnostics) did: a B011 note that it was
+/// added, and no B011 warning that it could not be.
+pub fn settle_warp_sync_help(inline: &mut [Diagnostic], build: &[Diagnostic]) {
+    let b011 =
+        |d: &&Diagnostic| d.id == "B011" && d.message.contains("HIP_ENABLE_WARP_SYNC_BUILTINS");
+    let added = build
+        .iter()
+        .filter(b011)
+        .any(|d| d.message.contains("` added to the hipcc flags"));
+    let failed = build
+        .iter()
+        .filter(b011)
+        .any(|d| d.message.contains("hipport could not add it"));
+    if !added || failed {
+        return;
+    }
+    for d in inline.iter_mut() {
+        if d.id == "H003" && d.help.as_deref() == Some(JIT_WARP_SYNC_HELP) {
+            d.help = Some(JIT_WARP_SYNC_ADDED_HELP.into());
+        }
+    }
+}
 
 /// The help of the HIP 6.2/6.3 note on `_sync` warp builtins (H003) in a CuPy string: hipRTC
 /// gets the options the call passes, and CuPy adds no such define.

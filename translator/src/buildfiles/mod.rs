@@ -28,7 +28,7 @@ mod setup_py;
 mod text;
 mod vcxproj;
 
-pub use inline::{translate_inline_sources, InlineResult};
+pub use inline::{settle_warp_sync_help, translate_inline_sources, InlineResult};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -198,6 +198,9 @@ pub struct BuildOptions {
     /// [`unused_libraries`]): a link name ROCm lacks (`cusolverMg`) or whose HIP package is
     /// optional (`cublasLt`) is dropped, with a note, where no source calls its API.
     pub unused_libraries: std::collections::BTreeSet<&'static str>,
+    /// `--fix`: rewrites that change what a build does beyond its CUDA spellings (R42-b's
+    /// `CUDA_HOME is not None` test that stops the build on ROCm) are made, not only reported.
+    pub fix: bool,
 }
 
 impl Default for BuildOptions {
@@ -215,6 +218,7 @@ impl Default for BuildOptions {
             cub_too: false,
             cuda_path_vars: BTreeMap::new(),
             unused_libraries: Default::default(),
+            fix: false,
         }
     }
 }
@@ -1051,7 +1055,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   the tree uses that ROCm lacks or ships as a package of its own (cuBLASLt, cuDNN, NCCL,\n\
                   NPP, nvJPEG, ...) is dropped with a note: a link name, a CUDA:: target, a FindCUDA\n\
                   variable such as ${CUDA_cublasLt_LIBRARY}, a Makefile -l flag, setup.py's libraries=\n\
-                  (and find_package(NCCL) with NCCL). cudart is dropped because hipcc links the HIP\n\
+                  (and find_package(NCCL) with NCCL), a CMake find_library(VAR cudnn) whose every name is\n\
+                  such a library, with the links of ${VAR}. cudart is dropped because hipcc links the HIP\n\
                   runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
                   ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host, and\n\
                   CUDA::nvrtc hip::host before HIP 6.0 (libamdhip64 holds hipRTC) and hiprtc::hiprtc\n\
@@ -1112,7 +1117,7 @@ pub const DIAGS: &[DiagInfo] = &[
                   in a file that adds no subdirectory) gets GPU_TARGETS and find_package(hip) with its\n\
                   libraries alone. Configure the project with\n\
                   hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
-                  GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
+                  GPU_TARGETS (override with -DGPU_TARGETS=\"gfx90a;gfx1030\", quoted for the shell). CMake's own HIP language is not used\n\
                   because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.\n\
                   What nvcc applied to the CUDA sources alone still reaches the HIP sources alone: CMAKE_CUDA_FLAGS\n\
                   and CMAKE_CUDA_FLAGS_<CONFIG> keep their names, $<COMPILE_LANGUAGE:CUDA> stays in target\n\
@@ -1167,6 +1172,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   '-V']), call, run, Popen), outside a try, is an error: it raises there (FileNotFoundError,\n\
                   or TypeError where the path is built on CUDA_HOME, which is None on ROCm PyTorch), and\n\
                   the build stops before anything is compiled. Guard it with torch.version.hip.\n\
+                  An `if ... CUDA_HOME is not None:` whose `else:` raises or exits (or an `if CUDA_HOME is\n\
+                  None:` whose block does) is an error: CUDA_HOME is None on ROCm PyTorch without a CUDA\n\
+                  toolkit, so the build always stops. --fix tests `(CUDA_HOME is not None or ROCM_HOME is\n\
+                  not None)` there, with ROCM_HOME imported from torch.utils.cpp_extension.\n\
                   NVIDIA's tools a Makefile recipe or CMake custom command runs (nvprof, nsys, ncu,\n\
                   cuda-memcheck, compute-sanitizer, cuda-gdb) are not on a ROCm machine: the finding\n\
                   names ROCm's (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer with xnack+\n\

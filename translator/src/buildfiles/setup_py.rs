@@ -790,6 +790,12 @@ pub(crate) fn translate(
             in_list[k] = true;
         }
     }
+    // R42-b: a CUDA_HOME test whose other side stops the build.
+    let stopped = if scope == Scope::Setup || jit_build {
+        cuda_home_stops(src, &toks, sink, opts)
+    } else {
+        BTreeSet::new()
+    };
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
     // R23-i: per list, whether an appended `-gencode` pair already gave it the AMD targets.
@@ -886,6 +892,7 @@ pub(crate) fn translate(
             Tok::Ident { start, text }
                 if text == "CUDA_HOME"
                     && (scope == Scope::Setup || jit_build)
+                    && !stopped.contains(start)
                     && !imports.iter().any(|i| i.span.contains(start))
                     && !statement_tests_rocm(src, *start) =>
             {
@@ -1667,6 +1674,182 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         }
     }
     cuda_home_gates(src, sink, &probed);
+}
+
+/// What a line of Python that ends a build does: `raise ...`, `sys.exit(...)`, `exit(...)`,
+/// `quit(...)`, `os._exit(...)`.
+fn stops_build(stmt: &str) -> bool {
+    let t = stmt.trim();
+    t == "raise"
+        || t.starts_with("raise ")
+        || t.starts_with("raise(")
+        || ["sys.exit(", "exit(", "quit(", "os._exit("]
+            .iter()
+            .any(|p| t.starts_with(p))
+}
+
+/// R42-b: an `if` that tests `CUDA_HOME is not None` (alone or joined by `and`) and whose
+/// `else:` stops the build (`raise`, `sys.exit`), or an `if CUDA_HOME is None:` (alone or
+/// joined by `or`) whose body does: ROCm PyTorch's CUDA_HOME is None, so the translated build
+/// always stops there. An error (B008); `--fix` makes the test accept ROCm's install
+/// (`(CUDA_HOME is not None or ROCM_HOME is not None)`, `ROCM_HOME` imported from
+/// `torch.utils.cpp_extension` beside `CUDA_HOME`). Returns the offsets of the `CUDA_HOME`
+/// names it reported (their generic B008 goes).
+fn cuda_home_stops(
+    src: &str,
+    toks: &[Tok],
+    sink: &mut Sink,
+    opts: &BuildOptions,
+) -> BTreeSet<usize> {
+    let mut out = BTreeSet::new();
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for l in src.split('\n') {
+        lines.push((at, l));
+        at += l.len() + 1;
+    }
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let code = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    };
+    // The first statement of the block under line `g` (indented deeper than `ind`), or the
+    // one after its colon.
+    let body_first = |g: usize, ind: usize| -> Option<&str> {
+        let head = lines[g].1.trim_end();
+        let after = head.split_once(':').map(|x| x.1.trim()).unwrap_or("");
+        if !after.is_empty() && !after.starts_with('#') {
+            return Some(after);
+        }
+        lines[g + 1..]
+            .iter()
+            .map(|(_, l)| *l)
+            .find(|l| code(l))
+            .filter(|l| indent(l) > ind)
+    };
+    // Whether ROCM_HOME can be named as `prefix` + ROCM_HOME: an attribute of the module
+    // (`cpp_extension.ROCM_HOME`), or imported (or importable beside CUDA_HOME).
+    let imported_rocm = toks
+        .iter()
+        .any(|t| matches!(t, Tok::Ident { text, .. } if text == "ROCM_HOME"));
+    // Where `, ROCM_HOME` goes: after `CUDA_HOME` in a `from torch.utils.cpp_extension import`.
+    let import_at = imports_in(toks)
+        .into_iter()
+        .filter(|i| i.level == 0 && i.module == ["torch", "utils", "cpp_extension"])
+        .find_map(|i| {
+            toks.iter().find_map(|t| match t {
+                Tok::Ident { start, text } if text == "CUDA_HOME" && i.span.contains(start) => {
+                    Some(*start + text.len())
+                }
+                _ => None,
+            })
+        });
+    let mut import_added = false;
+    for g in 0..lines.len() {
+        let (start, l) = lines[g];
+        let t = l.trim();
+        let Some(cond) = t
+            .strip_prefix("if ")
+            .and_then(|c| c.split_once(':'))
+            .map(|c| c.0)
+        else {
+            continue;
+        };
+        let ind = indent(l);
+        let (needle, positive) = if let Some(p) = cond.find("CUDA_HOME is not None") {
+            (p, true)
+        } else if let Some(p) = cond.find("CUDA_HOME is None") {
+            (p, false)
+        } else {
+            continue;
+        };
+        // `a and CUDA_HOME is not None` is false whenever that is; `a or CUDA_HOME is None`
+        // true. Not where the test already looks at ROCm.
+        if cond.contains(if positive { " or " } else { " and " })
+            || cond.contains("ROCM_HOME")
+            || cond.contains("torch.version.hip")
+            || cond.contains("not (")
+            || cond.starts_with("not ")
+        {
+            continue;
+        }
+        let stops = if positive {
+            // The `else:` of this `if`: the next line of code at its indentation.
+            let next =
+                (g + 1..lines.len()).find(|&k| code(lines[k].1) && indent(lines[k].1) <= ind);
+            match next {
+                Some(k)
+                    if indent(lines[k].1) == ind
+                        && lines[k].1.trim().starts_with("else")
+                        && lines[k].1.trim()[4..].trim_start().starts_with(':') =>
+                {
+                    body_first(k, ind).is_some_and(stops_build)
+                }
+                _ => false,
+            }
+        } else {
+            body_first(g, ind).is_some_and(stops_build)
+        };
+        if !stops {
+            continue;
+        }
+        // The name as written, with its module (`cpp_extension.CUDA_HOME`).
+        let cond_at = start + ind + 3;
+        let name_at = cond_at + needle;
+        let chain = src[..name_at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |p| p + 1);
+        let prefix = &src[chain..name_at];
+        let test_end = name_at
+            + if positive {
+                "CUDA_HOME is not None".len()
+            } else {
+                "CUDA_HOME is None".len()
+            };
+        let nameable = !prefix.is_empty() || imported_rocm || import_at.is_some();
+        let new = if positive {
+            format!("({prefix}CUDA_HOME is not None or {prefix}ROCM_HOME is not None)")
+        } else {
+            format!("({prefix}CUDA_HOME is None and {prefix}ROCM_HOME is None)")
+        };
+        let what = if positive {
+            "its `else` stops the build"
+        } else {
+            "its block stops the build"
+        };
+        out.insert(name_at);
+        let fixed = opts.fix && nameable && sink.edit(chain, test_end, new.clone(), B_CONSTRUCT.id);
+        if fixed && prefix.is_empty() && !imported_rocm && !import_added {
+            if let Some(at) = import_at {
+                import_added = sink.edit(at, at, ", ROCM_HOME", B_CONSTRUCT.id);
+            }
+        }
+        let message = format!(
+            "CUDA_HOME is None on ROCm PyTorch without a CUDA toolkit, so this test fails there and {what}: the port never builds"
+        );
+        if fixed {
+            sink.diag_as(
+                B_CONSTRUCT,
+                crate::diag::Severity::Note,
+                chain,
+                format!("{message} (fixed by --fix)"),
+                Some(format!("the test now reads `{new}`: ROCM_HOME (torch.utils.cpp_extension) is set on ROCm PyTorch")),
+            );
+        } else {
+            sink.diag_as(
+                B_CONSTRUCT,
+                crate::diag::Severity::Error,
+                chain,
+                message,
+                Some(if nameable {
+                    format!("test `{new}` instead (ROCM_HOME from torch.utils.cpp_extension); `hipport convert --fix` rewrites it")
+                } else {
+                    format!("test `{new}` instead, with ROCM_HOME imported from torch.utils.cpp_extension")
+                }),
+            );
+        }
+    }
+    out
 }
 
 /// The `if` block a probe of nvcc sits in (see [`gated_block`]).
@@ -4257,7 +4440,12 @@ fn call_sources_need(
         call.checked_sub(1).map(|j| &toks[j]),
         Some(Tok::Ident { text, .. }) if text == "load_inline"
     ) {
-        return inline_need(src, toks, call);
+        // Its CUDA not known: this file's own strings when they name a `_sync` builtin, else
+        // the tree (as in [`inline_warp_need`]).
+        return match inline_need(src, toks, call) {
+            Need::Unknown if warp_sync_named(src.as_bytes()) => Need::Yes,
+            need => need,
+        };
     }
     let named = matches!(
         call.checked_sub(1).map(|j| &toks[j]),
@@ -4302,9 +4490,10 @@ fn call_sources_need(
 
 /// R39-1: what the CUDA of the `load_inline(...)` call opened at token `call` needs: its
 /// `cuda_sources` (by keyword, else the third positional argument) read where it is string
-/// literals (joined by `+`, or in a list) or a variable this file assigns such literals once.
-/// The text judged is the CUDA hipport translates in place: at the targets that need the
-/// define it keeps the `_sync` builtins as written. Anything else is not known.
+/// literals and variables (V18-a: `[cuda_src]`, `(cuda_src,)`, `cuda_src + more`), joined by
+/// `+` or in a list or tuple, each variable read where this file assigns it such terms once,
+/// at the top level. The text judged is the CUDA hipport translates in place: at the targets
+/// that need the define it keeps the `_sync` builtins as written. Anything else is not known.
 fn inline_need(src: &str, toks: &[Tok], call: usize) -> Need {
     let args = list_elements(toks, call);
     let keyword = |r: &std::ops::Range<usize>| match (&toks[r.start], toks.get(r.start + 1)) {
@@ -4320,38 +4509,61 @@ fn inline_need(src: &str, toks: &[Tok], call: usize) -> Need {
     else {
         return Need::Unknown;
     };
-    // The texts of literals in `range`, or None where it holds anything else.
-    let literals = |range: std::ops::Range<usize>| -> Option<Vec<&str>> {
-        let mut out = Vec::new();
-        for t in &toks[range] {
-            match t {
-                Tok::Str {
-                    content, prefix, ..
-                } if !prefix.to_ascii_lowercase().contains('f') => out.push(content.as_str()),
-                Tok::Punct {
-                    ch: '+' | '[' | ']' | '(' | ')' | ',',
-                    ..
-                } => {}
-                _ => return None,
-            }
-        }
-        Some(out)
-    };
-    let judge = |texts: Vec<&str>| {
-        if texts.iter().any(|t| warp_sync_named(t.as_bytes())) {
-            Need::Yes
-        } else {
-            Need::No
-        }
-    };
-    if let Some(texts) = literals(value.clone()) {
-        return judge(texts);
+    let mut texts = Vec::new();
+    match inline_texts(src, toks, value, &mut Vec::new(), &mut texts) {
+        Some(()) if texts.iter().any(|t| warp_sync_named(t.as_bytes())) => Need::Yes,
+        Some(()) if !texts.is_empty() => Need::No,
+        _ => Need::Unknown,
     }
-    let [Tok::Ident { text: name, .. }] = &toks[value] else {
-        return Need::Unknown;
-    };
-    // The variable's one assignment in the file, at the top level: `name = <literals>` to the
-    // end of its line (outside brackets).
+}
+
+/// The texts of the string literals the tokens of `range` hold (in `out`), with those of the
+/// variables they name (see [`inline_need`]); `within` holds the variables being read. `None`
+/// where the range holds anything else: a call, an attribute, an f-string, a variable assigned
+/// more than once, added to, or not at the top level.
+fn inline_texts<'a>(
+    src: &str,
+    toks: &'a [Tok],
+    range: std::ops::Range<usize>,
+    within: &mut Vec<&'a str>,
+    out: &mut Vec<&'a str>,
+) -> Option<()> {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    for j in range.clone() {
+        match &toks[j] {
+            Tok::Str {
+                content, prefix, ..
+            } if !prefix.to_ascii_lowercase().contains('f') => out.push(content.as_str()),
+            Tok::Punct {
+                ch: '+' | '[' | ']' | '(' | ')' | ',',
+                ..
+            } => {}
+            Tok::Ident { text, .. }
+                if !(punct(j + 1, '(')
+                    || punct(j + 1, '.')
+                    || punct(j + 1, '[')
+                    || j > 0 && punct(j - 1, '.')) =>
+            {
+                let name = text.as_str();
+                if within.contains(&name) || within.len() > 4 {
+                    return None;
+                }
+                let value = inline_assignment(src, toks, name)?;
+                within.push(name);
+                let r = inline_texts(src, toks, value, within, out);
+                within.pop();
+                r?;
+            }
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+/// The tokens of the value assigned to `name` by its one top-level assignment in the file
+/// (`name = ...` to the end of its line, outside brackets); `None` where it has none, several,
+/// or is added to (`name += ...`).
+fn inline_assignment(src: &str, toks: &[Tok], name: &str) -> Option<std::ops::Range<usize>> {
     let mut depth = 0isize;
     let mut assigned = Vec::new();
     for (j, t) in toks.iter().enumerate() {
@@ -4367,12 +4579,12 @@ fn inline_need(src: &str, toks: &[Tok], call: usize) -> Need {
             && matches!(toks.get(j + 2), Some(Tok::Punct { ch: '=', .. }))
             && matches!(toks.get(j + 1), Some(Tok::Punct { ch: '+' | '|', .. }))
         {
-            return Need::Unknown; // `name += ...`
+            return None; // `name += ...`
         }
         depth += nesting(t);
     }
     let [at] = assigned.as_slice() else {
-        return Need::Unknown;
+        return None;
     };
     let from = at + 2;
     let mut end = from;
@@ -4387,12 +4599,22 @@ fn inline_need(src: &str, toks: &[Tok], call: usize) -> Need {
         d += nesting(&toks[end]);
         end += 1;
         if d < 0 {
-            return Need::Unknown;
+            return None;
         }
     }
-    match literals(from..end) {
-        Some(texts) if !texts.is_empty() => judge(texts),
-        _ => Need::Unknown,
+    (end > from).then_some(from..end)
+}
+
+/// What a `load_inline(...)` call opened at token `call` needs: [`inline_need`], and where its
+/// CUDA is not known, this file's own text when it names a `_sync` builtin (its strings are the
+/// likeliest CUDA), else R38-1's rule for unresolved sources ([`warp_need`]).
+fn inline_warp_need(src: &str, toks: &[Tok], call: usize, opts: &BuildOptions) -> WarpNeed {
+    match inline_need(src, toks, call) {
+        Need::Yes => WarpNeed::Needed,
+        Need::No => WarpNeed::Unneeded,
+        Need::Unknown if warp_sync_named(src.as_bytes()) => WarpNeed::Needed,
+        Need::Unknown if opts.tree_root.is_none() => WarpNeed::Unneeded,
+        Need::Unknown => warp_need(Need::Unknown, opts),
     }
 }
 
@@ -4797,6 +5019,7 @@ fn uses_warp_sync(path: &std::path::Path, seen: &mut HashSet<std::path::PathBuf>
 
 /// Whether `text` names `__syncwarp`, cooperative groups, or an identifier `__..._sync`.
 fn warp_sync_named(text: &[u8]) -> bool {
+    let text = &*hip_live(text);
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     if memchr::memmem::find(text, b"__syncwarp").is_some()
         || memchr::memmem::find(text, b"cooperative_groups").is_some()
@@ -4814,6 +5037,82 @@ fn warp_sync_named(text: &[u8]) -> bool {
             .map_or(0, |p| p + 1);
         text[start..].starts_with(b"__") && start + 2 < at
     })
+}
+
+/// R42-3: `text` with the lines hipcc never compiles blanked: the branch of an `#if
+/// CUDA_VERSION >= N` (`>`, `defined(CUDA_VERSION) &&` before it, or `__CUDACC_VER_MAJOR__`)
+/// up to its `#else`, `#elif` or `#endif`, since HIP defines neither macro (PyTorch-Encoding's
+/// `WARP_SHFL_XOR` keeps `__shfl_xor_sync` there and `__shfl_xor` in the `#else`). Unchanged
+/// where the text defines one of them itself.
+fn hip_live(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    const MACROS: [&str; 2] = ["CUDA_VERSION", "__CUDACC_VER_MAJOR__"];
+    let names = |t: &[u8]| {
+        MACROS
+            .iter()
+            .any(|m| memchr::memmem::find(t, m.as_bytes()).is_some())
+    };
+    if !names(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let Ok(s) = std::str::from_utf8(text) else {
+        return std::borrow::Cow::Borrowed(text);
+    };
+    let directive = |l: &str| -> Option<String> {
+        let d = l.trim_start().strip_prefix('#')?;
+        let d = d.split("//").next().unwrap_or(d);
+        let d = d.split("/*").next().unwrap_or(d);
+        Some(d.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    if s.lines().filter_map(directive).any(|d| {
+        d.strip_prefix("define ")
+            .is_some_and(|r| MACROS.iter().any(|m| r.split([' ', '(']).next() == Some(m)))
+    }) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    // Whether `#if` condition `c` is false under hipcc (a version test of an undefined macro).
+    let dead = |c: &str| {
+        let c: String = c.chars().filter(|ch| !ch.is_whitespace()).collect();
+        let c = c.trim_start_matches('(').trim_end_matches(')');
+        let c = c
+            .strip_prefix("defined(CUDA_VERSION)&&")
+            .or_else(|| c.strip_prefix("definedCUDA_VERSION&&"))
+            .unwrap_or(c);
+        let c = c.trim_start_matches('(').trim_end_matches(')');
+        MACROS.iter().any(|m| {
+            c.strip_prefix(m)
+                .and_then(|r| r.strip_prefix(">=").or_else(|| r.strip_prefix('>')))
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|ch| ch.is_ascii_digit()))
+        })
+    };
+    // Per open `#if`: whether its current branch is dead.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut out = String::with_capacity(s.len());
+    for line in s.split_inclusive('\n') {
+        let d = directive(line);
+        let mut blank = stack.iter().any(|&x| x);
+        match d.as_deref() {
+            Some(d) if d.starts_with("if ") || d.starts_with("if(") => {
+                stack.push(dead(&d[2..]));
+            }
+            Some(d) if d.starts_with("ifdef") || d.starts_with("ifndef") => stack.push(false),
+            Some(d) if d.starts_with("else") || d.starts_with("elif") => {
+                if let Some(top) = stack.last_mut() {
+                    *top = false;
+                }
+                blank = stack.iter().any(|&x| x);
+            }
+            Some(d) if d.starts_with("endif") => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        if blank && d.is_none() {
+            out.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out.into_bytes())
 }
 
 /// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
@@ -5043,12 +5342,7 @@ fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptio
             continue;
         }
         let need = if callee == "load_inline" {
-            match inline_need(src, toks, k + 1) {
-                Need::Yes => WarpNeed::Needed,
-                Need::No => WarpNeed::Unneeded,
-                Need::Unknown if warp_sync_named(src.as_bytes()) => WarpNeed::Needed,
-                Need::Unknown => WarpNeed::Unneeded,
-            }
+            inline_warp_need(src, toks, k + 1, opts)
         } else {
             warp_need(
                 call_sources_need(src, toks, args[0].start, opts, base),
