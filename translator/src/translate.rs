@@ -3111,9 +3111,11 @@ impl<'a> Walk<'a> {
     /// expands to the 32-lane full mask it is widened: through an identity wrapper (`#define
     /// FMASK(x) (x)`), the argument, as a mask written in the call is; for a macro without
     /// parameters (`#define ALL_LANES() 0xffffffffu`), its body where every use of it is a
-    /// `_sync` mask (as an object-like macro's is), else the call at this use. Another macro
-    /// computing the full mask is reported (H003 warning); one giving a partial 32-bit mask is
-    /// an error, as the mask could not build. Returns whether `mask` was such a call.
+    /// `_sync` mask (as an object-like macro's is), else the call at this use; a call of another
+    /// macro that computes the full mask from its constant arguments (`MASK2(0xffff0000u,
+    /// 0x0000ffffu)`, its bit operators folded), the call at this use. One giving a partial
+    /// 32-bit mask is an error, as the mask could not build. Returns whether `mask` was such a
+    /// call.
     fn widen_macro_call_mask(&mut self, mask: Node) -> bool {
         let Some((call, name, class)) = self.macro_call_mask(mask) else {
             return false;
@@ -3154,12 +3156,11 @@ impl<'a> Walk<'a> {
                         self.widen_mask_at(call.start_byte(), call.end_byte());
                     }
                 } else if !f.fixes_32_bits() {
-                    self.warn(
-                        info,
-                        call.start_byte(),
-                        format!("lane mask `{text}` expands to the 32-lane full mask in 32 bits, which HIP {v}'s `_sync` builtins reject: they require a 64-bit mask (static_assert); hipport does not rewrite what macro `{name}` computes"),
-                        Some(format!("where every lane takes part, pass `~0ull`, or make `{name}` give a 64-bit mask")),
-                    );
+                    // Its arguments are constants (else the call would not have been read as
+                    // one): the call names every lane here as `0xffffffffu` written in its
+                    // place would, and is widened at this use; the macro keeps its body for
+                    // other uses (`MASK2(0xffff0000u, 0x0000ffffu)`; verify18 V18-d).
+                    self.widen_mask_at(call.start_byte(), call.end_byte());
                 }
             }
             Some(MaskClass::Partial32) if !f.fixes_32_bits() => {
