@@ -2260,7 +2260,14 @@ impl<'a> Walk<'a> {
             if new_last != name {
                 self.edits
                     .push(Edit::replace(start, end, new_last, "namespace"));
-                self.count(Family::Cub);
+                // `cub` -> `hipcub` is CUB's; the others (`c10::cuda` -> `c10::hip` under
+                // `--torch-api v1`, `thrust::cuda` -> `thrust::hip`) are counted as the edits'
+                // rule names them, not as CUB the file may not use (realuser42 R42-1).
+                if new_last == "hipcub" {
+                    self.count(Family::Cub);
+                } else {
+                    *self.renames.entry("namespace".to_string()).or_default() += 1;
+                }
             }
             return true;
         }
