@@ -673,6 +673,25 @@ struct IgnoredHint {
     amd: &'static str,
 }
 
+/// For a CUDA arithmetic intrinsic with a directed rounding mode that HIP lacks (`__frcp_rd`,
+/// `__fsqrt_ru`, `__dadd_rz`): its round-to-nearest form (`__frcp_rn`), which HIP 5.2.3 has
+/// and hipcc compiles for AMD targets, and the mode's name (realuser43 R43-2; TIGRE's HIP shim
+/// makes this very substitution).
+fn round_to_nearest_twin(name: &str) -> Option<(String, &'static str)> {
+    const OPS: &[&str] = &[
+        "fadd", "fsub", "fmul", "fdiv", "frcp", "fsqrt", "fmaf", "dadd", "dsub", "dmul", "ddiv",
+        "drcp", "dsqrt", "fma",
+    ];
+    let (op, mode) = name.strip_prefix("__")?.rsplit_once('_')?;
+    let mode = match mode {
+        "rd" => "down",
+        "ru" => "up",
+        "rz" => "toward zero",
+        _ => return None,
+    };
+    OPS.contains(&op).then(|| (format!("__{op}_rn"), mode))
+}
+
 /// The driver-API hints whose only sensible port is their removal: `cuFuncSetCacheConfig`
 /// (HIP's `hipFuncSetCacheConfig(const void*, hipFuncCache_t)`: "AMD devices and some Nvidia
 /// GPUS do not support reconfigurable cache. This hint is ignored on those architectures",
@@ -1764,6 +1783,11 @@ impl<'a> Walk<'a> {
                     m.family, hint.hip, hint.amd
                 ),
                 "delete the call, which changes nothing on AMD GPUs; where its result is used (an error check), put `hipSuccess` in its place".to_string(),
+            )
+        } else if let Some((rn, mode)) = round_to_nearest_twin(name) {
+            (
+                format!("`{name}` ({} API) has no HIP equivalent: HIP has no directed-rounding form (round {mode}) of this operation", m.family),
+                format!("use `{rn}` (round to nearest), which HIP has: its result may differ from `{name}`'s by about 1 ulp (one unit in the last place); where the direction matters (the bounds of an interval), move the result one step by hand with `nextafterf` (`nextafter` for `double`)"),
             )
         } else {
             (
