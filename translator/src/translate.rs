@@ -673,6 +673,25 @@ struct IgnoredHint {
     amd: &'static str,
 }
 
+/// For a CUDA arithmetic intrinsic with a directed rounding mode that HIP lacks (`__frcp_rd`,
+/// `__fsqrt_ru`, `__dadd_rz`): its round-to-nearest form (`__frcp_rn`), which HIP 5.2.3 has
+/// and hipcc compiles for AMD targets, and the mode's name (realuser43 R43-2; TIGRE's HIP shim
+/// makes this very substitution).
+fn round_to_nearest_twin(name: &str) -> Option<(String, &'static str)> {
+    const OPS: &[&str] = &[
+        "fadd", "fsub", "fmul", "fdiv", "frcp", "fsqrt", "fmaf", "dadd", "dsub", "dmul", "ddiv",
+        "drcp", "dsqrt", "fma",
+    ];
+    let (op, mode) = name.strip_prefix("__")?.rsplit_once('_')?;
+    let mode = match mode {
+        "rd" => "down",
+        "ru" => "up",
+        "rz" => "toward zero",
+        _ => return None,
+    };
+    OPS.contains(&op).then(|| (format!("__{op}_rn"), mode))
+}
+
 /// The driver-API hints whose only sensible port is their removal: `cuFuncSetCacheConfig`
 /// (HIP's `hipFuncSetCacheConfig(const void*, hipFuncCache_t)`: "AMD devices and some Nvidia
 /// GPUS do not support reconfigurable cache. This hint is ignored on those architectures",
@@ -1765,6 +1784,11 @@ impl<'a> Walk<'a> {
                 ),
                 "delete the call, which changes nothing on AMD GPUs; where its result is used (an error check), put `hipSuccess` in its place".to_string(),
             )
+        } else if let Some((rn, mode)) = round_to_nearest_twin(name) {
+            (
+                format!("`{name}` ({} API) has no HIP equivalent: HIP has no directed-rounding form (round {mode}) of this operation", m.family),
+                format!("use `{rn}` (round to nearest), which HIP has: its result may differ from `{name}`'s by about 1 ulp (one unit in the last place); where the direction matters (the bounds of an interval), move the result one step by hand with `nextafterf` (`nextafter` for `double`)"),
+            )
         } else {
             (
                 format!("`{name}` ({} API) has no HIP equivalent", m.family),
@@ -2260,7 +2284,14 @@ impl<'a> Walk<'a> {
             if new_last != name {
                 self.edits
                     .push(Edit::replace(start, end, new_last, "namespace"));
-                self.count(Family::Cub);
+                // `cub` -> `hipcub` is CUB's; the others (`c10::cuda` -> `c10::hip` under
+                // `--torch-api v1`, `thrust::cuda` -> `thrust::hip`) are counted as the edits'
+                // rule names them, not as CUB the file may not use (realuser42 R42-1).
+                if new_last == "hipcub" {
+                    self.count(Family::Cub);
+                } else {
+                    *self.renames.entry("namespace".to_string()).or_default() += 1;
+                }
             }
             return true;
         }
@@ -3111,9 +3142,11 @@ impl<'a> Walk<'a> {
     /// expands to the 32-lane full mask it is widened: through an identity wrapper (`#define
     /// FMASK(x) (x)`), the argument, as a mask written in the call is; for a macro without
     /// parameters (`#define ALL_LANES() 0xffffffffu`), its body where every use of it is a
-    /// `_sync` mask (as an object-like macro's is), else the call at this use. Another macro
-    /// computing the full mask is reported (H003 warning); one giving a partial 32-bit mask is
-    /// an error, as the mask could not build. Returns whether `mask` was such a call.
+    /// `_sync` mask (as an object-like macro's is), else the call at this use; a call of another
+    /// macro that computes the full mask from its constant arguments (`MASK2(0xffff0000u,
+    /// 0x0000ffffu)`, its bit operators folded), the call at this use. One giving a partial
+    /// 32-bit mask is an error, as the mask could not build. Returns whether `mask` was such a
+    /// call.
     fn widen_macro_call_mask(&mut self, mask: Node) -> bool {
         let Some((call, name, class)) = self.macro_call_mask(mask) else {
             return false;
@@ -3154,12 +3187,11 @@ impl<'a> Walk<'a> {
                         self.widen_mask_at(call.start_byte(), call.end_byte());
                     }
                 } else if !f.fixes_32_bits() {
-                    self.warn(
-                        info,
-                        call.start_byte(),
-                        format!("lane mask `{text}` expands to the 32-lane full mask in 32 bits, which HIP {v}'s `_sync` builtins reject: they require a 64-bit mask (static_assert); hipport does not rewrite what macro `{name}` computes"),
-                        Some(format!("where every lane takes part, pass `~0ull`, or make `{name}` give a 64-bit mask")),
-                    );
+                    // Its arguments are constants (else the call would not have been read as
+                    // one): the call names every lane here as `0xffffffffu` written in its
+                    // place would, and is widened at this use; the macro keeps its body for
+                    // other uses (`MASK2(0xffff0000u, 0x0000ffffu)`; verify18 V18-d).
+                    self.widen_mask_at(call.start_byte(), call.end_byte());
                 }
             }
             Some(MaskClass::Partial32) if !f.fixes_32_bits() => {

@@ -831,8 +831,8 @@ fn mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> Optio
 
 /// The mask constant expression `text` denotes, parsed on its own: its bits, and whether its
 /// type is 64-bit (`(0xffffffffu)` is `(0xffff_ffff, false)`, `(~0ull)` is `(u64::MAX, true)`);
-/// `None` where it is not made of literals, `~`, `-`, casts and parentheses only (the text of a
-/// macro call after expansion, V17-b).
+/// `None` where it is not made of literals, `~`, `-`, casts, parentheses and the bit operators
+/// between them ([`folded_mask`]) only (the text of a macro call after expansion, V17-b).
 pub fn text_mask(text: &[u8]) -> Option<(u64, bool)> {
     if text.is_empty()
         || text.len() > 4096
@@ -847,8 +847,97 @@ pub fn text_mask(text: &[u8]) -> Option<(u64, bool)> {
     if tree.root_node().has_error() {
         return None;
     }
-    let m = eval::mask_value(macro_expression(tree.root_node())?, &wrapped)?;
+    let m = folded_mask(macro_expression(tree.root_node())?, &wrapped, 0)?;
     Some((m.value, m.wide))
+}
+
+/// Whether `n` is (in parentheses) an integer literal of an unsigned type: a `u` suffix, or a
+/// hexadecimal or octal value (whose type is unsigned where its top bit is set).
+fn unsigned_literal(n: Node, src: &[u8]) -> bool {
+    let mut e = n;
+    while e.kind_name() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(c) => e = c,
+            None => return false,
+        }
+    }
+    let t = &src[e.byte_range()];
+    e.kind_name() == "number_literal"
+        && (t.iter().any(|b| matches!(b, b'u' | b'U')) || t.len() > 1 && t[0] == b'0')
+}
+
+/// The mask constant expression `n` denotes, as [`eval::mask_value`] reads it, with the bit
+/// operators `|`, `&`, `^`, `<<` and `>>` between such constants folded (`(0xffff0000u) |
+/// (0x0000ffffu)`, what `MASK2(0xffff0000u, 0x0000ffffu)` expands to; verify18 V18-d). A 32-bit
+/// operand with its top bit set beside a 64-bit one gives `None`: whether it is sign-extended
+/// depends on a signedness this does not follow.
+fn folded_mask(n: Node, src: &[u8], depth: u32) -> Option<eval::Mask> {
+    if depth > 64 {
+        return None;
+    }
+    let bits = |v: u64, wide: bool| if wide { v } else { v & 0xffff_ffff };
+    match n.kind_name() {
+        "parenthesized_expression" => folded_mask(n.named_child(0)?, src, depth + 1),
+        "unary_expression" => {
+            let op = &src[n.field(FIELDS.operator)?.byte_range()];
+            let inner = folded_mask(n.field(FIELDS.argument)?, src, depth + 1)?;
+            let value = match op {
+                b"~" => !inner.value,
+                b"-" => inner.value.wrapping_neg(),
+                b"+" => inner.value,
+                _ => return None,
+            };
+            Some(eval::Mask {
+                value: bits(value, inner.wide),
+                wide: inner.wide,
+            })
+        }
+        "binary_expression" => {
+            let op = &src[n.field(FIELDS.operator)?.byte_range()];
+            let l = folded_mask(n.field(FIELDS.left)?, src, depth + 1)?;
+            let r = folded_mask(n.field(FIELDS.right)?, src, depth + 1)?;
+            let top_bit = |m: &eval::Mask| !m.wide && m.value & 0x8000_0000 != 0;
+            match op {
+                b"|" | b"&" | b"^" => {
+                    if l.wide != r.wide && (top_bit(&l) || top_bit(&r)) {
+                        return None;
+                    }
+                    let value = match op {
+                        b"|" => l.value | r.value,
+                        b"&" => l.value & r.value,
+                        _ => l.value ^ r.value,
+                    };
+                    let wide = l.wide || r.wide;
+                    Some(eval::Mask {
+                        value: bits(value, wide),
+                        wide,
+                    })
+                }
+                b"<<" | b">>" => {
+                    // The result has the left operand's type; a count past its width, or a
+                    // right shift of a negative value or one whose sign is unknown (`~0 >> 16`
+                    // shifts an `int`, -1), is not folded.
+                    let width = if l.wide { 64 } else { 32 };
+                    let count = u32::try_from(r.value).ok().filter(|&c| c < width)?;
+                    let value = if op == b"<<" {
+                        l.value << count
+                    } else if (top_bit(&l) || l.wide && l.value >> 63 != 0)
+                        && !unsigned_literal(n.field(FIELDS.left)?, src)
+                    {
+                        return None;
+                    } else {
+                        l.value >> count
+                    };
+                    Some(eval::Mask {
+                        value: bits(value, l.wide),
+                        wide: l.wide,
+                    })
+                }
+                _ => None,
+            }
+        }
+        _ => eval::mask_value(n, src),
+    }
 }
 
 /// Whether macro body `body` is a lone integer literal (`0xffffffffu`, `64`), which the

@@ -279,12 +279,87 @@ fn body_launches(body: &[u8]) -> Vec<(String, String)> {
             continue;
         };
         let to = parts.get(2).map_or(cfg.len(), |&p| p - 1);
-        let block = String::from_utf8_lossy(&cfg[from..to]).trim().to_string();
+        let mut block = String::from_utf8_lossy(&cfg[from..to]).trim().to_string();
+        // A block declared in the body itself (`dim3 block(WARP_SIZE, ROWS); k<<<g, block>>>`)
+        // is read as that declaration's `dim3(...)`, not looked up where the macro is called.
+        if is_name(&block) {
+            if let Some(decl) = body_dim3(&body[..at], &skipped, &block) {
+                block = decl;
+            }
+        }
         if is_name(kernel) && !block.is_empty() {
             out.push((kernel.to_string(), block));
         }
     }
     out
+}
+
+/// The last declaration of `dim3` variable `name` in `before` (a macro body up to a launch,
+/// `skipped` its comments and strings), as the text `dim3(X, Y, ...)`: `dim3 name(X, Y)`,
+/// `dim3 name{X, Y}`, `dim3 name = dim3(X, Y)` or `dim3 name = {X, Y}`, one declarator of a
+/// list (`dim3 grid(n), name(32, 4);`) included. `None` where the body declares no such
+/// variable, or gives it another value (`dim3 name = other;`).
+fn body_dim3(before: &[u8], skipped: &[std::ops::Range<usize>], name: &str) -> Option<String> {
+    let mut found = None;
+    for at in memchr::memmem::find_iter(before, b"dim3") {
+        if skipped.iter().any(|r| r.contains(&at))
+            || (at > 0 && crate::lexer::is_word_byte(before[at - 1]))
+            || before
+                .get(at + 4)
+                .is_some_and(|b| crate::lexer::is_word_byte(*b))
+        {
+            continue;
+        }
+        // The declarators, up to the `;` at depth 0 (or the end of `before`).
+        let rest = &before[at + 4..];
+        let mut depth = 0usize;
+        let mut parts = vec![(0, rest.len())];
+        for (i, b) in rest.iter().enumerate() {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth == 0 => {
+                    parts.last_mut().expect("one part").1 = i;
+                    break;
+                }
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => {
+                    parts.last_mut().expect("one part").1 = i;
+                    parts.push((i + 1, rest.len()));
+                }
+                b';' if depth == 0 => {
+                    parts.last_mut().expect("one part").1 = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        for (from, to) in parts {
+            let Ok(text) = std::str::from_utf8(&rest[from..to]) else {
+                continue;
+            };
+            let text = text.trim();
+            let Some(tail) = text.strip_prefix(name) else {
+                continue;
+            };
+            if tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let tail = tail.trim_start();
+            let tail = match tail.strip_prefix('=') {
+                Some(t) => {
+                    let t = t.trim_start();
+                    t.strip_prefix("dim3").map_or(t, str::trim_start)
+                }
+                None => tail,
+            };
+            let inner = tail
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .or_else(|| tail.strip_prefix('{').and_then(|t| t.strip_suffix('}')));
+            found = inner.map(|i| format!("dim3({})", i.trim()));
+        }
+    }
+    found
 }
 
 /// The file's macros (name, body text), and the names of those whose bodies do warp work.
@@ -455,6 +530,7 @@ pub(super) fn finish(a: &mut Analyzer) {
         }
     }
     header_constants(a);
+    group_slot_arrays(a);
     row_width_shuffles(a);
     given_width_shuffles(a);
     unrolled_trees(a);
@@ -475,6 +551,231 @@ pub(super) fn finish(a: &mut Analyzer) {
         guarded_callees(a);
         row_of_32_branches(a);
     }
+}
+
+/// The message H001 gives a 32-entry shared array indexed by lane or warp (rules.rs).
+const SHARED_32: &str = "shared array with 32 entries indexed by lane or warp";
+
+/// Drops H001's warning on a 32-entry `__shared__` array in a device function that does no
+/// warp-level work, itself or in what it calls, where every index into the array is the
+/// number of a group of 32 threads of the block (`threadIdx.x / WARP_SIZE` with `WARP_SIZE`
+/// 32, `tid >> 5`, a variable holding one), a constant below 32, a loop counter bounded by the
+/// block's group count (`i < blockDim.x / WARP_SIZE`), or the thread index where only the
+/// first 32 threads run: a block holds at most 1024 / 32 = 32 such groups whatever the
+/// wavefront size, so 32 slots are enough and nothing depends on a hardware warp (the
+/// shared-memory block reduction of PyTorch-Encoding's syncbn, realuser42 R42-2). An array
+/// filled per hardware warp by shuffle reductions keeps the warning.
+fn group_slot_arrays(a: &mut Analyzer) {
+    if a.origin.is_some()
+        || !a
+            .out
+            .iter()
+            .any(|d| d.id == "H001" && d.message.starts_with(SHARED_32))
+    {
+        return;
+    }
+    let offsets: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001" && d.message.starts_with(SHARED_32))
+        .map(|d| d.offset)
+        .collect();
+    let defs = device_defs(a);
+    let mut memo = std::collections::HashMap::new();
+    let mut quiet = Vec::new();
+    for at in offsets {
+        let Some((name, range, body)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        if names_warp_op(&a.src[range.clone()])
+            || reach_of(a, name, &defs, &mut memo, 0) != Reach::None
+        {
+            continue;
+        }
+        let Some(decl) = body.descendant_for_byte_range(at, at).and_then(|n| {
+            crate::parse::ancestors(n)
+                .into_iter()
+                .chain([n])
+                .find(|p| p.kind_name() == "declaration" && p.start_byte() == at)
+        }) else {
+            continue;
+        };
+        if group_slots_only(a, *body, decl) {
+            quiet.push(at);
+        }
+    }
+    if !quiet.is_empty() {
+        a.out.retain(|d| {
+            !(d.id == "H001" && quiet.contains(&d.offset) && d.message.starts_with(SHARED_32))
+        });
+    }
+}
+
+/// Whether every use in `body` of the arrays declaration `decl` declares is a subscript by a
+/// group of 32 threads, and one at least is (see [`group_slot_arrays`]).
+fn group_slots_only(a: &Analyzer, body: Node, decl: Node) -> bool {
+    let mut c = decl.walk();
+    let names: Vec<&str> = decl
+        .children_by_field_name("declarator", &mut c)
+        .filter_map(|d| super::declarator_name(d).0)
+        .map(|n| a.text(n))
+        .collect();
+    if names.is_empty() {
+        return false;
+    }
+    let (mut ok, mut grouped) = (true, false);
+    crate::parse::walk_subtree(body, |x| {
+        if x.start_byte() < decl.end_byte()
+            || x.kind_name() != "identifier"
+            || !names.contains(&a.text(x))
+        {
+            return crate::parse::Visit::Descend;
+        }
+        if a.lookup(a.text(x), x.start_byte())
+            .is_none_or(|d| d.decl.id() != decl.id())
+        {
+            return crate::parse::Visit::Descend;
+        }
+        let sub = x.parent().filter(|p| {
+            p.kind_name() == "subscript_expression"
+                && p.field(FIELDS.argument).is_some_and(|g| g.id() == x.id())
+        });
+        let index = sub.and_then(|s| {
+            let list = s.field(FIELDS.indices)?;
+            (list.named_child_count() == 1).then(|| list.named_child(0))?
+        });
+        match (sub, index) {
+            (Some(sub), Some(index)) => match slot_index(a, sub, index) {
+                Some(group) => grouped |= group,
+                None => ok = false,
+            },
+            // Passed on, or its address taken: what is done with it is not seen here.
+            _ => ok = false,
+        }
+        if ok {
+            crate::parse::Visit::Descend
+        } else {
+            crate::parse::Visit::Stop
+        }
+    });
+    ok && grouped
+}
+
+/// For index `index` of subscript `sub` into a 32-entry shared array: `Some(true)` for the
+/// number of a 32-thread group of the block, `Some(false)` for a constant below 32, a loop
+/// counter bounded by the block's group count or the thread index where only the first 32
+/// threads run, `None` for anything else (see [`group_slot_arrays`]).
+fn slot_index(a: &Analyzer, sub: Node, index: Node) -> Option<bool> {
+    let e = unparen(index);
+    if a.eval(e).is_some() {
+        return a
+            .eval(e)
+            .is_some_and(|v| (0..32).contains(&v))
+            .then_some(false);
+    }
+    if group_number(a, e) {
+        return Some(true);
+    }
+    if e.kind_name() != "identifier" {
+        let thread = a.text(e).split_ascii_whitespace().collect::<String>() == "threadIdx.x";
+        return (thread && super::rules::first_32_threads(a, sub)).then_some(false);
+    }
+    let name = a.text(e);
+    let d = a.lookup(name, e.start_byte())?;
+    if d.pointer || !d.dims.is_empty() || d.param {
+        return None;
+    }
+    if let Some(init) = d.init {
+        if group_number(a, unparen(init)) && assigned_once(a, sub, name) {
+            return Some(true);
+        }
+        let t = a.text(init);
+        if t.contains("threadIdx") && !t.contains("blockIdx") {
+            return (t.split_ascii_whitespace().collect::<String>() == "threadIdx.x"
+                && super::rules::first_32_threads(a, sub))
+            .then_some(false);
+        }
+    }
+    // A loop counter: `for (int i = 1; i < blockDim.x / WARP_SIZE; ++i)`.
+    let lp = d.decl.parent().filter(|p| {
+        p.kind_name() == "for_statement"
+            && p.field(FIELDS.initializer)
+                .is_some_and(|i| i.id() == d.decl.id())
+    })?;
+    let cond = unparen(lp.field(FIELDS.condition)?);
+    let op = a.text(cond.field(FIELDS.operator)?);
+    let (l, r) = (cond.field(FIELDS.left)?, unparen(cond.field(FIELDS.right)?));
+    if a.text(l) != name || !matches!(op, "<" | "<=") {
+        return None;
+    }
+    let limit = if op == "<" { 32 } else { 31 };
+    let bounded = match a.eval(r) {
+        Some(v) => v <= limit,
+        None => {
+            op == "<"
+                && divides_by_32(a, r)
+                && r.field(FIELDS.left).is_some_and(|x| {
+                    a.text(x).split_ascii_whitespace().collect::<String>() == "blockDim.x"
+                })
+        }
+    };
+    bounded.then_some(false)
+}
+
+/// Whether `e` is `X / 32` or `X >> 5`, the divisor a constant or macro of the file.
+fn divides_by_32(a: &Analyzer, e: Node) -> bool {
+    e.kind_name() == "binary_expression"
+        && match (e.field(FIELDS.operator), e.field(FIELDS.right)) {
+            (Some(o), Some(r)) => match a.text(o) {
+                "/" => a.eval(r) == Some(32),
+                ">>" => a.eval(r) == Some(5),
+                _ => false,
+            },
+            _ => false,
+        }
+}
+
+/// Whether `e` numbers 32-thread groups of the block: a thread index within the block (it
+/// reads `threadIdx` and not `blockIdx`, itself or through the variable it names) divided by
+/// 32.
+fn group_number(a: &Analyzer, e: Node) -> bool {
+    if !divides_by_32(a, e) {
+        return false;
+    }
+    let Some(l) = e.field(FIELDS.left).map(unparen) else {
+        return false;
+    };
+    let in_block = |t: &str| t.contains("threadIdx") && !t.contains("blockIdx");
+    match l.kind_name() {
+        "identifier" => a
+            .lookup(a.text(l), l.start_byte())
+            .filter(|d| !d.pointer && d.dims.is_empty() && !d.param)
+            .and_then(|d| d.init)
+            .is_some_and(|i| in_block(a.text(i))),
+        _ => in_block(a.text(l)),
+    }
+}
+
+/// Whether variable `name`, used at `at`, is not assigned in the function around it after its
+/// declaration (a group number held in a variable stays one).
+fn assigned_once(a: &Analyzer, at: Node, name: &str) -> bool {
+    let Some(f) = a.func_at(at.start_byte()) else {
+        return false;
+    };
+    let mut assigned = false;
+    crate::parse::walk_subtree(f.node, |x| {
+        let target = match x.kind_name() {
+            "assignment_expression" => x.field(FIELDS.left),
+            "update_expression" => x.field(FIELDS.argument),
+            _ => None,
+        };
+        if target.is_some_and(|t| a.text(t) == name) {
+            assigned = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    !assigned
 }
 
 /// The shuffles H048 gives a width of 32 in functions that only 32-wide blocks reach: with it
