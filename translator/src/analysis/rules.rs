@@ -1832,36 +1832,60 @@ fn rejected_help(
 /// call of the function in the file that makes `T` a type HIP's shuffles reject (`tshfl(tile,
 /// f2[i])` with a `float2`) does not compile; reported at the call.
 fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str, what: &str) {
-    if value.kind_name() != "identifier" {
+    let Some((fname, ty, calls)) = template_instances(a, shuffle.start_byte(), value, ty) else {
         return;
+    };
+    for (call, arg_ty) in calls {
+        let Some((ty_name, kind)) = rejected_shuffle_type(a, &arg_ty) else {
+            continue;
+        };
+        if !a.first("tile-shuffle-template", call.start_byte()) {
+            continue;
+        }
+        let (obj, name) = what.split_once('.').unwrap_or(("tile", what));
+        let help = rejected_help(&kind, &ty_name, a.text(value), obj, name, "...");
+        a.report(
+            &TILE_SHUFFLE_TYPE,
+            Severity::Error,
+            call,
+            format!("`{}` makes `{ty}` a `{ty_name}` in `{fname}`, whose `{what}` then shuffles a `{ty_name}`: HIP's cooperative-groups shuffles take only integer and floating types (\"Neither an integer or float type\"), so this call does not compile", snippet(a.text(call))),
+            Some(format!("in `{fname}`, {help}; or give `{fname}` an overload for `{ty_name}`")),
+            vec![],
+        );
+    }
+}
+
+/// The calls in the file of the function template around byte `at` whose type parameter `ty`
+/// is the type of its parameter `value`: the function's name, the parameter's name, and each
+/// call with the type it gives `ty` (its explicit template argument, or the type of the
+/// argument in that place). Shared by H060 and H035 (verify18 V18-g).
+fn template_instances<'t>(
+    a: &Analyzer<'_, 't>,
+    at: usize,
+    value: Node,
+    ty: &str,
+) -> Option<(String, String, Vec<(Node<'t>, String)>)> {
+    if value.kind_name() != "identifier" {
+        return None;
     }
     let ty = plain_type_name(ty);
-    let Some(d) = a.lookup(a.text(value), value.start_byte()) else {
-        return;
-    };
+    let d = a.lookup(a.text(value), value.start_byte())?;
     if !d.param || d.pointer || !d.dims.is_empty() {
-        return;
+        return None;
     }
-    let Some(func) = a.func_at(shuffle.start_byte()) else {
-        return;
-    };
-    let Some(template) = func
+    let func = a.func_at(at)?;
+    let template = func
         .node
         .parent()
-        .filter(|t| t.kind_name() == "template_declaration")
-    else {
-        return;
-    };
+        .filter(|t| t.kind_name() == "template_declaration")?;
     // The place of `T` among the template's parameters.
-    let Some(t_index) = template.field(FIELDS.parameters).and_then(|list| {
+    let t_index = template.field(FIELDS.parameters).and_then(|list| {
         crate::parse::named_children(list).position(|p| {
             p.kind_name() == "type_parameter_declaration"
                 && p.named_child(0)
                     .is_some_and(|x| x.kind_name() == "type_identifier" && a.text(x) == ty)
         })
-    }) else {
-        return;
-    };
+    })?;
     // The function's name and the place of the parameter among its parameters.
     let mut decl = func.node.field(FIELDS.declarator);
     let mut fdecl = None;
@@ -1872,24 +1896,16 @@ fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str,
         }
         decl = x.field(FIELDS.declarator);
     }
-    let Some(fdecl) = fdecl else {
-        return;
-    };
-    let Some(fname) = fdecl
+    let fdecl = fdecl?;
+    let fname = fdecl
         .field(FIELDS.declarator)
         .filter(|y| y.kind_name() == "identifier")
-        .map(|y| a.text(y))
-    else {
-        return;
-    };
-    let Some(p_index) = fdecl.field(FIELDS.parameters).and_then(|list| {
+        .map(|y| a.text(y))?;
+    let p_index = fdecl.field(FIELDS.parameters).and_then(|list| {
         crate::parse::named_children(list).position(|p| p.start_byte() == d.decl.start_byte())
-    }) else {
-        return;
-    };
-    let Some(root) = crate::parse::ancestors(func.node).last().copied() else {
-        return;
-    };
+    })?;
+    let root = crate::parse::ancestors(func.node).last().copied()?;
+    let mut calls = Vec::new();
     for at in crate::lexer::whole_words(a.src, fname).collect::<Vec<_>>() {
         if func.node.byte_range().contains(&at) {
             continue;
@@ -1914,23 +1930,11 @@ fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str,
                 .and_then(|l| crate::parse::named_children(l).nth(p_index))
                 .and_then(|x| aggregate_value_type(a, x, 0)),
         };
-        let Some((ty_name, kind)) = arg_ty.and_then(|t| rejected_shuffle_type(a, &t)) else {
-            continue;
-        };
-        if !a.first("tile-shuffle-template", call.start_byte()) {
-            continue;
+        if let Some(t) = arg_ty {
+            calls.push((call, t));
         }
-        let (obj, name) = what.split_once('.').unwrap_or(("tile", what));
-        let help = rejected_help(&kind, &ty_name, a.text(value), obj, name, "...");
-        a.report(
-            &TILE_SHUFFLE_TYPE,
-            Severity::Error,
-            call,
-            format!("`{}` makes `{ty}` a `{ty_name}` in `{fname}`, whose `{what}` then shuffles a `{ty_name}`: HIP's cooperative-groups shuffles take only integer and floating types (\"Neither an integer or float type\"), so this call does not compile", snippet(a.text(call))),
-            Some(format!("in `{fname}`, {help}; or give `{fname}` an overload for `{ty_name}`")),
-            vec![],
-        );
     }
+    Some((fname.to_string(), ty, calls))
 }
 
 /// The declared type of a shuffled value that may be an aggregate: a variable or an element of
@@ -4971,8 +4975,16 @@ fn identifier(a: &mut Analyzer, n: Node) {
         }
     }
     // Every name below begins with one of these (most identifiers are passed over here).
-    // (`c` and `t` begin only cluster names, read in files that speak of clusters.)
+    // (`c` and `t` begin only cluster names, read in files that speak of clusters, and
+    // `cudaFilterModeLinear`, told by its length first.)
     let first = a.src.get(n.start_byte());
+    if first == Some(&b'c')
+        && n.end_byte() - n.start_byte() == "cudaFilterModeLinear".len()
+        && a.text(n) == "cudaFilterModeLinear"
+    {
+        linear_texture(a, n);
+        return;
+    }
     let read = matches!(first, Some(b'w' | b'_' | b'C' | b'n'))
         || matches!(first, Some(b'c' | b't')) && a.names_cluster();
     if !read {
@@ -7130,6 +7142,116 @@ fn half_shuffle_gap(a: &Analyzer, ty: &str) -> Option<(Severity, String)> {
     Some((Severity::Error, format!("HIP's shuffles have half-precision overloads only from HIP 5.6 on, and the target is HIP {hip} ({hipcc})")))
 }
 
+/// H062 (realuser43 R43-a): `cudaFilterModeLinear` set on a texture descriptor
+/// (`desc.filterMode = cudaFilterModeLinear`, also in an initializer) or on a texture reference
+/// (`texRef.filterMode = ...`), where the texels are read as their own type: float or half data,
+/// the only kind CUDA filters that way. On gfx90a `hipCreateTextureObject` refuses such a
+/// texture (ROCm/clr#276), some ROCm and GPU combinations sample the nearest texel instead
+/// (TIGRE's AMD port), and over pitched 2-D memory it fails (HeCBench#190). Not reported: a
+/// comparison with the mode, and normalized-float reads (8- and 16-bit integer texels) over an
+/// array. Once per function.
+fn linear_texture(a: &mut Analyzer, n: Node) {
+    let parent = n.parent();
+    if parent.is_some_and(|p| matches!(p.kind_name(), "binary_expression" | "case_statement")) {
+        return;
+    }
+    let scope = a
+        .func_at(n.start_byte())
+        .map_or(0..a.src.len(), |f| f.node.byte_range());
+    let text = &a.src[scope.clone()];
+    let has = |w: &str| memchr::memmem::find(text, w.as_bytes()).is_some();
+    let pitched = has("cudaResourceTypePitch2D");
+    // `target.filterMode = cudaFilterModeLinear`: the object set.
+    let assignment = parent
+        .filter(|p| p.kind_name() == "assignment_expression" && p.field(FIELDS.right) == Some(n));
+    let object = assignment
+        .and_then(|p| p.field(FIELDS.left))
+        .filter(|l| l.kind_name() == "field_expression")
+        .and_then(|l| l.field(FIELDS.argument))
+        .filter(|o| o.kind_name() == "identifier");
+    // A texture reference (`texture<float, 2, cudaReadModeElementType> tex;`) says its read
+    // mode in its type; a descriptor in the code around it.
+    let reference = object
+        .and_then(|o| a.lookup(a.text(o), o.start_byte()))
+        .filter(|d| d.ty_text.starts_with("texture"))
+        .map(|d| a.text(d.decl).to_string());
+    let normalized = match &reference {
+        Some(decl) => decl.contains("cudaReadModeNormalizedFloat"),
+        None => has("cudaReadModeNormalizedFloat"),
+    };
+    if normalized && !pitched {
+        return;
+    }
+    if !a.first("H062", scope.start) {
+        return;
+    }
+    let at = assignment.unwrap_or(n);
+    let shown = snippet(a.text(at));
+    let (what, creator) = if reference.is_some() {
+        ("a texture reference", "hipBindTextureToArray")
+    } else {
+        ("a texture", "hipCreateTextureObject")
+    };
+    let msg = if pitched {
+        format!("`{shown}` makes {what} with linear filtering over pitched 2-D memory (`cudaResourceTypePitch2D`): on AMD GPUs `{creator}` fails for it (MI250X, gfx90a), and code that ignores its status reads from a texture that was never made")
+    } else {
+        format!("`{shown}` makes {what} that interpolates between float texels in hardware: on AMD GPUs `{creator}` may refuse it (\"operation not supported\" on gfx90a, MI200) or sample the nearest texel without interpolating, so the kernel's reads differ from CUDA's without an error")
+    };
+    a.report(
+        &TEXTURE_LINEAR_FLOAT,
+        Severity::Warning,
+        at,
+        msg,
+        Some(format!("do the interpolation in the kernel: make the texture with `cudaFilterModePoint` and blend the 2 (1-D), 4 (2-D) or 8 (3-D) neighbouring texels by the fraction of the coordinate less 0.5, as the hardware does; at least check the status `{creator}` returns")),
+        vec![],
+    );
+}
+
+/// The half type (`__half`, `__nv_bfloat16`, ...) that type `ty` names, directly or through
+/// the file's `typedef`/`using` aliases.
+fn half_type_of(a: &Analyzer, ty: &str) -> Option<String> {
+    let mut name = plain_type_name(ty);
+    for _ in 0..5 {
+        if HALF_TYPES.contains(&name.as_str()) {
+            return Some(name);
+        }
+        let next = plain_type_name(&a.unalias(&name));
+        if next == name {
+            return None;
+        }
+        name = next;
+    }
+    None
+}
+
+/// H035 for a shuffle (`name`) of `value`, a parameter whose type `ty` is a template type
+/// parameter of the function around it: each call of that function in the file that makes
+/// `ty` a half type the target HIP has no shuffle for does not compile (V18-g).
+fn half_template_shuffle(a: &mut Analyzer, name: &str, value: Node, ty: &str) {
+    let Some((fname, ty, calls)) = template_instances(a, value.start_byte(), value, ty) else {
+        return;
+    };
+    for (call, arg_ty) in calls {
+        let Some(half) = half_type_of(a, &arg_ty) else {
+            continue;
+        };
+        let Some((sev, why)) = half_shuffle_gap(a, &half) else {
+            continue;
+        };
+        if !a.first("half-shuffle-template", call.start_byte()) {
+            continue;
+        }
+        a.report(
+            &HALF_SHUFFLE,
+            sev,
+            call,
+            format!("`{}` makes `{ty}` a `{half}` in `{fname}`, whose `{name}` then shuffles a `{half}`: {why}", snippet(a.text(call))),
+            Some(format!("in `{fname}`, {}; or give `{fname}` an overload for `{half}`", half_shuffle_help(&half))),
+            vec![],
+        );
+    }
+}
+
 /// A recipe that compiles with HIP 5.2.3 for a shuffle of half type `ty`.
 fn half_shuffle_help(ty: &str) -> &'static str {
     let bf16 = ty.contains("bfloat16") || ty.contains("BFloat16");
@@ -7146,7 +7268,10 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let base = name.trim_end_matches("_sync");
     let off = usize::from(sync);
     if let Some(value) = argv.get(off) {
-        if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(&t.as_str())) {
+        // The value's type, through `auto` and the file's typedef/using aliases as H060 reads
+        // it (verify18 V18-g: `myhalf v`, `auto v = p[i]` on a `__half *p`).
+        let written = aggregate_value_type(a, *value, 0);
+        if let Some(ty) = written.as_deref().and_then(|t| half_type_of(a, t)) {
             if let Some((sev, why)) = half_shuffle_gap(a, &ty) {
                 a.report(
                     &HALF_SHUFFLE,
@@ -7168,6 +7293,10 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
                     vec![],
                 );
             }
+        } else if let Some(ty) = written {
+            // A template parameter: judged at each call of the function that makes it a half
+            // type (`xsum<__half>(x)`), where hipcc reports the instantiation.
+            half_template_shuffle(a, name, *value, &ty);
         }
     }
     let third = argv.get(1 + off);
@@ -11260,6 +11389,11 @@ struct QualifierMacros {
     /// Whether both branches hold only such qualifier definitions (and comments), so that
     /// letting hipcc into the skipped branch changes nothing else.
     only_qualifiers: bool,
+    /// Where one of them is `__device__` without `__host__` (nvcc's "device version in the
+    /// device pass, host version in the host pass"; verify18 V18-c): the line of the first
+    /// host code that calls a function declared with it, or 0 when the file is a header whose
+    /// includers may; `None` when no host code can (or every such macro has `__host__`).
+    host_caller: Option<usize>,
 }
 
 /// The words a qualifier macro's body may hold (`__host__ __device__ __forceinline__`).
@@ -11335,11 +11469,123 @@ fn qualifier_macros(a: &Analyzer, n: Node, body_skipped: bool) -> Option<Qualifi
         .filter_map(|name| crate::lexer::whole_words(a.src, name).find(|at| !range.contains(at)))
         .min()
         .map(|at| a.index.position(a.map(at)).0);
+    // The macros that letting hipcc in would make `__device__` only.
+    let device_only: Vec<&str> = names
+        .iter()
+        .filter(|name| {
+            skipped
+                .iter()
+                .filter_map(qualifier)
+                .any(|(n, w)| n == **name && device(&w) && !w.iter().any(|w| w == "__host__"))
+        })
+        .map(String::as_str)
+        .collect();
+    let host_caller = if device_only.is_empty() {
+        None
+    } else if header_name(a.file) {
+        Some(0)
+    } else {
+        host_caller(a, &device_only, range)
+    };
     Some(QualifierMacros {
         names,
         used,
         only_qualifiers,
+        host_caller,
     })
+}
+
+/// Whether `file` is a header by its name: its includers, not it, hold most callers.
+fn header_name(file: &str) -> bool {
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "h" | "hh" | "hpp" | "hxx" | "cuh" | "inl" | "cuinl" | "tcc"
+    )
+}
+
+/// The line of the first call, from host code, of a function declared with one of the
+/// qualifier macros `macros` (whose own conditional spans `skip`): a call outside any
+/// function, or in a function that is neither `__global__`, `__device__` only, nor qualified
+/// by one of them. `__host__ __device__` callers count as host code: hipcc compiles them for
+/// the host as well.
+fn host_caller(a: &Analyzer, macros: &[&str], skip: std::ops::Range<usize>) -> Option<usize> {
+    let src = a.src;
+    let word = crate::lexer::is_word_byte;
+    let names: Vec<&[u8]> = macros.iter().map(|m| m.as_bytes()).collect();
+    // The functions declared with a macro: the last identifier before the first `(` after it
+    // (`GQ static float trip(`, `GQ T Vec<T>::dot(`), with where that name stands.
+    let mut funcs: Vec<(&str, usize)> = Vec::new();
+    for m in macros {
+        for at in crate::lexer::whole_words(src, m).filter(|at| !skip.contains(at)) {
+            let end = (at + 400).min(src.len());
+            let Some(open) = src[at..end]
+                .iter()
+                .position(|&b| matches!(b, b'(' | b';' | b'{' | b'=' | b'#'))
+                .map(|i| at + i)
+                .filter(|&i| src[i] == b'(')
+            else {
+                continue;
+            };
+            let mut e = open;
+            while e > at && src[e - 1].is_ascii_whitespace() {
+                e -= 1;
+            }
+            let mut s = e;
+            while s > at && word(src[s - 1]) {
+                s -= 1;
+            }
+            if s == e || s <= at + m.len() {
+                continue;
+            }
+            if let Ok(name) = std::str::from_utf8(&src[s..e]) {
+                if name != "operator" && !name.as_bytes()[0].is_ascii_digit() {
+                    funcs.push((name, s));
+                }
+            }
+        }
+    }
+    let mut first: Option<usize> = None;
+    for &(name, _) in &funcs {
+        for at in crate::lexer::whole_words(src, name) {
+            if funcs.iter().any(|&(_, d)| d == at) || skip.contains(&at) {
+                continue;
+            }
+            // A call: `name(` or `name<...>(`.
+            let mut i = at + name.len();
+            while i < src.len() && src[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if src.get(i) == Some(&b'<') {
+                match src[i..(i + 200).min(src.len())]
+                    .iter()
+                    .position(|&b| b == b'>')
+                {
+                    Some(close) => i += close + 1,
+                    None => continue,
+                }
+                while i < src.len() && src[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+            }
+            if src.get(i) != Some(&b'(') {
+                continue;
+            }
+            let device = a.func_at(at).is_some_and(|f| {
+                let head = f
+                    .node
+                    .field(FIELDS.declarator)
+                    .map_or(f.node.start_byte(), |d| d.start_byte());
+                crate::parse::qualified_by(src, f.node.start_byte(), head, &names)
+                    || (f.device && !f.maybe_host)
+                    || f.kernel
+            });
+            if !device {
+                first = Some(first.map_or(at, |x: usize| x.min(at)));
+            }
+        }
+    }
+    first.map(|at| a.index.position(a.map(at)).0)
 }
 
 /// H011's severity, message tail, help and fix for [`qualifier_macros`]; `span` is the byte
@@ -11392,6 +11638,26 @@ fn qualifier_report(
             format!("{lost}: functions declared with {them} are host-only under hipcc, and a kernel or device function that calls one fails with \"call to __host__ function from __global__ function\""),
         ),
     };
+    if let Some(line) = q.host_caller {
+        // Letting hipcc in makes the functions `__device__` only in both passes: the host
+        // code that calls them then fails (verify18 V18-c). No fix.
+        let callers = if line == 0 {
+            "host code that calls them (an includer of this header, say) then fails".to_string()
+        } else {
+            format!("the host code that calls them (first on line {line}) then fails")
+        };
+        let define = match q.names.as_slice() {
+            [one] => format!("`#define {one} __host__ __device__`"),
+            _ => "a `#define` of each as `__host__ __device__`".to_string(),
+        };
+        let front = if directive == "#elif" {
+            format!("put `#elif defined(__HIPCC__)` and {define} in front of this `#elif`")
+        } else {
+            format!("put `#if defined(__HIPCC__)` and {define} in front of this test and make the test an `#elif`")
+        };
+        let help = format!("give hipcc `__host__ __device__` for {names}: {front}, or write `__host__ __device__` in {branch}; letting hipcc into the branch as it stands (`{fixed}`) makes the functions `__device__` only, and {callers} with \"no matching function for call\"");
+        return (severity, tail, help, vec![]);
+    }
     let mut help = format!("define {names} as `__host__ __device__` unconditionally, or let hipcc in: `{fixed}`; `__HIP_DEVICE_COMPILE__` fails the same way, since hipcc checks kernel bodies in its host pass too");
     let edits = if q.only_qualifiers {
         help.push_str(" (--fix does the latter)");
