@@ -1855,6 +1855,10 @@ fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str,
     }
 }
 
+/// A function template's name, its parameter's name, and each call with the type it gives the
+/// template's type parameter (see [`template_instances`]).
+type TemplateInstances<'t> = (String, String, Vec<(Node<'t>, String)>);
+
 /// The calls in the file of the function template around byte `at` whose type parameter `ty`
 /// is the type of its parameter `value`: the function's name, the parameter's name, and each
 /// call with the type it gives `ty` (its explicit template argument, or the type of the
@@ -1864,7 +1868,7 @@ fn template_instances<'t>(
     at: usize,
     value: Node,
     ty: &str,
-) -> Option<(String, String, Vec<(Node<'t>, String)>)> {
+) -> Option<TemplateInstances<'t>> {
     if value.kind_name() != "identifier" {
         return None;
     }
