@@ -138,6 +138,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("extra-cudnn.tsv", false),
     data_file!("extra-nccl.tsv", false),
     data_file!("extra-nvtx.tsv", false),
+    data_file!("extra-cutensor.tsv", false),
     data_file!("extra-headers.tsv", false),
     data_file!("namespaces.tsv", false),
     data_file!("calls.tsv", false),

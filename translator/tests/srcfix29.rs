@@ -97,3 +97,102 @@ fn r46_b_set_map_flags_is_still_reported() {
     assert_eq!(t001.len(), 1, "{err}");
     assert!(t001[0].contains("cudaGraphicsResourceSetMapFlags"), "{err}");
 }
+
+// R46-a ----------------------------------------------------------------------------------------
+
+/// A cuTENSOR 1.x contraction set-up, written from cuTENSOR's documented call order.
+const TENSOR_CU: &str = r#"#include <cstdio>
+#include <cuda_runtime.h>
+#include <cutensor.h>
+
+#define CHECK(x) do { cutensorStatus_t s_ = (x); if (s_ != CUTENSOR_STATUS_SUCCESS) { printf("%s\n", cutensorGetErrorString(s_)); return 1; } } while (0)
+
+int contract(float *a, float *b, float *c, const int64_t *ext, const int64_t *str) {
+  cutensorHandle_t *handle;
+  CHECK(cutensorCreate(&handle));
+  cutensorTensorDescriptor_t da, db, dc;
+  int32_t ma[2] = {'m', 'k'}, mb[2] = {'k', 'n'}, mc[2] = {'m', 'n'};
+  CHECK(cutensorInitTensorDescriptor(handle, &da, 2, ext, str, CUDA_R_32F, CUTENSOR_OP_IDENTITY));
+  CHECK(cutensorInitTensorDescriptor(handle, &db, 2, ext, str, CUDA_R_32F, CUTENSOR_OP_IDENTITY));
+  CHECK(cutensorInitTensorDescriptor(handle, &dc, 2, ext, str, CUDA_R_32F, CUTENSOR_OP_IDENTITY));
+  uint32_t al;
+  CHECK(cutensorGetAlignmentRequirement(handle, a, &da, &al));
+  cutensorContractionFind_t find;
+  CHECK(cutensorInitContractionFind(handle, &find, CUTENSOR_ALGO_DEFAULT));
+  (void)b; (void)c; (void)ma; (void)mb; (void)mc;
+  return 0;
+}
+"#;
+
+#[test]
+fn r46_a_cutensor_becomes_hiptensor_from_rocm_5_7() {
+    let (_, code, err, out) = cli_convert_in(&[("t.cu", TENSOR_CU)], "6.2", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(reports(&err, "T007").is_empty(), "{err}");
+    assert!(reports(&err, "T001").is_empty(), "{err}");
+    let out = &out[0];
+    assert!(out.contains("#include <hiptensor/hiptensor.h>"), "{out}");
+    for want in [
+        "hiptensorStatus_t s_ = (x); if (s_ != HIPTENSOR_STATUS_SUCCESS)",
+        "hiptensorGetErrorString(s_)",
+        "hiptensorHandle_t *handle;",
+        "CHECK(hiptensorCreate(&handle));",
+        "hiptensorTensorDescriptor_t da, db, dc;",
+        "CHECK(hiptensorInitTensorDescriptor(handle, &da, 2, ext, str, HIP_R_32F, HIPTENSOR_OP_IDENTITY));",
+        "CHECK(hiptensorGetAlignmentRequirement(handle, a, &da, &al));",
+        "hiptensorContractionFind_t find;",
+        "CHECK(hiptensorInitContractionFind(handle, &find, HIPTENSOR_ALGO_DEFAULT));",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+    assert!(!out.to_lowercase().contains("cutensor"), "{out}");
+}
+
+#[test]
+fn r46_a_cutensor_before_rocm_5_7_is_reported_with_the_release() {
+    let (_, code, err, out) = cli_convert_in(&[("t.cu", TENSOR_CU)], "5.2.3", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    let t002 = reports(&err, "T002");
+    assert!(
+        t002.iter().any(|l| l.contains("cutensor.h")
+            && l.contains("hiptensor/hiptensor.h")
+            && l.contains("5.7")),
+        "{err}"
+    );
+    assert!(reports(&err, "T007").is_empty(), "{err}");
+    // Nothing is renamed to a library the target lacks.
+    assert!(out[0].contains("#include <cutensor.h>"), "{}", out[0]);
+    assert!(!out[0].contains("hiptensorHandle_t"), "{}", out[0]);
+}
+
+/// hipTensor 2.0 (ROCm 7.0) removed the 1.x calls: a 7.0 target is told so.
+#[test]
+fn r46_a_the_1x_calls_are_gone_in_rocm_7() {
+    let (_, _, err, _) = cli_convert_in(&[("t.cu", TENSOR_CU)], "7.0", &[]);
+    assert!(
+        err.lines()
+            .any(|l| l.contains("cutensorInitTensorDescriptor")
+                && (l.starts_with("error[") || l.starts_with("warning["))),
+        "{err}"
+    );
+}
+
+#[test]
+fn r46_a_explain_names_hiptensor() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", "cutensor.h"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("becomes hiptensor/hiptensor.h"), "{text}");
+    assert!(text.contains("HIP: from 5.7.0"), "{text}");
+    assert!(!text.contains("map none"), "{text}");
+    assert!(text.contains("gfx1030"), "{text}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", "cutensorInitTensorDescriptor"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("hiptensorInitTensorDescriptor"), "{text}");
+    assert!(text.contains("CUTENSOR_API_supported_by_HIP.md"), "{text}");
+}
