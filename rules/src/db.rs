@@ -343,6 +343,9 @@ pub struct HeaderMapping {
     pub source: Text,
     /// HIP release that added the HIP header, when recorded.
     pub hip_added: Option<Version>,
+    /// For a header HIP has no form of: what ROCm offers instead (a library with another API,
+    /// from which release), in plain words for the report's help; `None` when nothing does.
+    pub instead: Option<Text>,
 }
 
 impl HeaderMapping {

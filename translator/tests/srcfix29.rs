@@ -196,3 +196,55 @@ fn r46_a_explain_names_hiptensor() {
     assert!(text.contains("hiptensorInitTensorDescriptor"), "{text}");
     assert!(text.contains("CUTENSOR_API_supported_by_HIP.md"), "{text}");
 }
+
+// R46-1 ----------------------------------------------------------------------------------------
+
+#[test]
+fn r46_1_library_headers_name_what_rocm_offers() {
+    let nvml = "#include <cstdio>\n#include <nvml.h>\nint main() {\n  nvmlInit();\n  nvmlDevice_t d;\n  nvmlDeviceGetHandleByIndex(0, &d);\n  unsigned t = 0;\n  nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU, &t);\n  printf(\"%u\\n\", t);\n  nvmlShutdown();\n}\n";
+    let jpeg = "#include <nvjpeg.h>\nvoid f(nvjpegHandle_t h) { nvjpegEncoderParams_t p; (void)h; (void)p; }\n";
+    let npp = "#include <npp.h>\nvoid g(const Npp8u *s, Npp8u *d, NppiSize z) { nppiFilterBox_8u_C1R(s, 4, d, 4, z, z, NppiPoint{0, 0}); }\n";
+    let (_, _, err, _) = cli_convert_in(
+        &[("nvml.cpp", nvml), ("jpeg.cpp", jpeg), ("npp.cpp", npp)],
+        "6.2",
+        &[],
+    );
+    let t007 = reports(&err, "T007");
+    assert_eq!(t007.len(), 3, "{err}");
+    // nvml.h's report now lists the NVML names the file uses, as npp.h's does.
+    assert!(
+        err.contains("`nvml.h` has no HIP equivalent; the file uses 6 of its names: nvmlInit, nvmlDevice_t, nvmlDeviceGetHandleByIndex, nvmlDeviceGetTemperature, NVML_TEMPERATURE_GPU, nvmlShutdown"),
+        "{err}"
+    );
+    let help_after = |header: &str| -> String {
+        let i = err
+            .find(&format!("`{header}` has no HIP equivalent"))
+            .unwrap();
+        let rest = &err[i..];
+        let h = rest.find("= help: ").unwrap();
+        rest[h..].lines().next().unwrap().to_string()
+    };
+    let h = help_after("nvml.h");
+    assert!(
+        h.contains("AMD SMI (`amd_smi/amdsmi.h`") && h.contains("ROCm SMI"),
+        "{h}"
+    );
+    let h = help_after("nvjpeg.h");
+    assert!(
+        h.contains("rocJPEG") && h.contains("ROCm 6.3") && h.contains("only decodes"),
+        "{h}"
+    );
+    let h = help_after("npp.h");
+    assert!(h.contains("RPP") && h.contains("rpp.h"), "{h}");
+}
+
+/// A header with neither a HIP form nor a ROCm alternative keeps the plain help.
+#[test]
+fn r46_1_headers_without_an_alternative_keep_the_plain_help() {
+    let src = "#include <cuda_runtime.h>\n#include <cuda_egl_interop.h>\nvoid f() {}\n";
+    let (_, _, err, _) = cli_convert_in(&[("e.cu", src)], "6.2", &[]);
+    assert!(
+        err.contains("remove the include if nothing from it is used, or replace what it provides"),
+        "{err}"
+    );
+}
