@@ -248,3 +248,37 @@ fn r46_1_headers_without_an_alternative_keep_the_plain_help() {
         "{err}"
     );
 }
+
+// R46-2 ----------------------------------------------------------------------------------------
+
+#[test]
+fn r46_2_helper_multiprocess_is_a_note_without_the_cuda_runtime_text() {
+    let src = "#include <cuda_runtime.h>\n#include \"helper_multiprocess.h\"\n#include \"helper_cuda.h\"\nint main() { checkCudaErrors(cudaSetDevice(0)); return 0; }\n";
+    let (_, _, err, _) = cli_convert_in(&[("ipc.cu", src)], "6.2", &[]);
+    let t025 = reports(&err, "T025");
+    assert_eq!(t025.len(), 2, "{err}");
+    let mp = t025
+        .iter()
+        .find(|l| l.contains("helper_multiprocess.h"))
+        .unwrap();
+    assert!(mp.starts_with("note[T025]"), "{err}");
+    let cuda = t025.iter().find(|l| l.contains("helper_cuda.h")).unwrap();
+    assert!(cuda.starts_with("warning[T025]"), "{err}");
+    // The multiprocess help says what the file holds, not helper_cuda.h's contents.
+    let i = err
+        .find("helper_multiprocess.h` is not in the input")
+        .unwrap();
+    let help = err[i..].lines().find(|l| l.contains("= help: ")).unwrap();
+    assert!(help.contains("no CUDA in it"), "{help}");
+    assert!(!help.contains("checkCudaErrors"), "{help}");
+
+    // Included with <>, alone: one note, with the same help.
+    let src =
+        "#include <cuda_runtime.h>\n#include <helper_multiprocess.h>\nint main() { return 0; }\n";
+    let (_, _, err, _) = cli_convert_in(&[("ipc.cu", src)], "6.2", &[]);
+    let t025 = reports(&err, "T025");
+    assert_eq!(t025.len(), 1, "{err}");
+    assert!(t025[0].starts_with("note[T025]"), "{err}");
+    assert!(err.contains("no CUDA in it"), "{err}");
+    assert!(!err.contains("findCudaDevice"), "{err}");
+}
