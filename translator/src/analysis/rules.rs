@@ -5213,6 +5213,237 @@ fn c10_warp_size(a: &mut Analyzer, n: Node) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// H005: per-lane spin locks (realuser45 R45-a)
+
+/// Text without whitespace, to compare short expressions (`lock`, `&locks[b]`).
+fn squeeze(text: &[u8]) -> Vec<u8> {
+    text.iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect()
+}
+
+/// Whether an `if` condition or an early return picks one lane (`threadIdx.x == 0`, `lane == 0`,
+/// `!threadIdx.x`, `g.thread_rank() == 0`, `is_leader`): a lock taken by one lane per block or
+/// wavefront has no lanes of the same wavefront to wait for.
+fn one_lane_condition(cond: &[u8]) -> bool {
+    let c = squeeze(cond);
+    let c = c.to_ascii_lowercase();
+    let has = |w: &[u8]| memchr::memmem::find(&c, w).is_some();
+    let lane_word = has(b"threadidx")
+        || has(b"lane")
+        || has(b"tid")
+        || has(b"thread_rank")
+        || has(b"rank")
+        || has(b"leader");
+    lane_word && (has(b"==0") || has(b"0==") || c.starts_with(b"(!") || has(b"leader"))
+}
+
+/// Whether the lock loop `lp` runs in one lane only: under an `if` that picks one lane, after an
+/// early return of the other lanes, or in a helper whose every call in the file is so.
+fn one_lane_loop(a: &Analyzer, lp: Node, depth: usize) -> bool {
+    let mut child = lp;
+    for p in crate::parse::ancestors(lp) {
+        match p.kind_name() {
+            "if_statement" => {
+                if p.field(FIELDS.consequence) == Some(child)
+                    && p.field(FIELDS.condition)
+                        .is_some_and(|c| one_lane_condition(a.text(c).as_bytes()))
+                {
+                    return true;
+                }
+            }
+            "function_definition" => {
+                // `if (threadIdx.x != 0) return;` before the loop.
+                if let Some(body) = p.field(FIELDS.body) {
+                    let before = squeeze(&a.src[body.start_byte()..lp.start_byte()]);
+                    let low = before.to_ascii_lowercase();
+                    let mut at = 0;
+                    while let Some(i) = memchr::memmem::find(&low[at..], b"!=0)return") {
+                        let start = low[..at + i].iter().rposition(|&b| b == b'(').unwrap_or(0);
+                        let cond = &low[start..at + i];
+                        if [&b"threadidx"[..], b"lane", b"tid", b"rank"]
+                            .iter()
+                            .any(|w| memchr::memmem::find(cond, w).is_some())
+                        {
+                            return true;
+                        }
+                        at += i + 1;
+                    }
+                }
+                // A helper (`acquire_lock(int *lock)`): its calls decide.
+                if depth > 0 {
+                    return false;
+                }
+                let Some(fname) = p
+                    .field(FIELDS.declarator)
+                    .and_then(|d| super::declarator_name(d).0)
+                    .map(|x| a.text(x))
+                else {
+                    return false;
+                };
+                let root = crate::parse::ancestors(p).last().copied().unwrap_or(p);
+                let mut calls = 0;
+                let mut all_one = true;
+                crate::parse::walk_subtree(root, |x| {
+                    if x.kind_name() == "call_expression" && callee(a, x) == Some(fname) {
+                        calls += 1;
+                        if !one_lane_loop(a, x, depth + 1) {
+                            all_one = false;
+                            return Visit::Stop;
+                        }
+                    }
+                    Visit::Descend
+                });
+                return calls > 0 && all_one;
+            }
+            "lambda_expression" => return false,
+            _ => {}
+        }
+        child = p;
+    }
+    false
+}
+
+/// Whether `region` releases the lock `ptr` by writing `value` back: `atomicExch(ptr, value)`,
+/// `atomicCAS(ptr, x, value)`, `*ptr = value`, `ptr[0] = value` (or `name = value` for a lock
+/// passed as `&name`); with `any_ptr`, an atomic release of any lock (a helper's `release_lock`).
+fn releases(region: &[u8], ptr: &[u8], value: &[u8], any_ptr: bool) -> bool {
+    let r = squeeze(region);
+    let ends = |i: usize, names: &[&[u8]]| names.iter().any(|w| r[..i].ends_with(w));
+    // Atomic releases: find each call's argument list.
+    for (i, _) in r.iter().enumerate().filter(|(_, &b)| b == b'(') {
+        let exch = ends(
+            i,
+            &[b"atomicExch", b"atomicExch_block", b"atomicExch_system"],
+        );
+        let cas = ends(i, &[b"atomicCAS", b"atomicCAS_block", b"atomicCAS_system"]);
+        if !exch && !cas {
+            continue;
+        }
+        let Some(v) = top_level_args(&r[i + 1..]) else {
+            continue;
+        };
+        let want = if exch { 2 } else { 3 };
+        if v.len() == want && (any_ptr || v[0] == ptr) && v[want - 1] == value {
+            return true;
+        }
+    }
+    let mut stores: Vec<Vec<u8>> = Vec::new();
+    if let Some(name) = ptr.strip_prefix(b"&") {
+        stores.push(name.to_vec());
+    } else {
+        stores.push([b"*", ptr].concat());
+        stores.push([ptr, b"[0]"].concat());
+    }
+    stores.iter().any(|s| {
+        let pat = [&s[..], b"=", value, b";"].concat();
+        memchr::memmem::find_iter(&r, &pat).any(|at| {
+            at == 0
+                || !(r[at - 1].is_ascii_alphanumeric()
+                    || matches!(r[at - 1], b'_' | b'=' | b'!' | b'<' | b'>'))
+        })
+    })
+}
+
+/// H005 on a per-lane spin lock (realuser45 R45-a): a loop whose condition takes a lock
+/// (`while (atomicCAS(lock, 0, 1) != 0)`, `while (atomicExch(lock, 1))`) and a release of the
+/// same lock after it. With independent thread scheduling (Volta+) the lane that wins runs on to
+/// its release while the others spin; an AMD wavefront runs its lanes in lock step, so the
+/// winner waits at the loop's end for lanes that wait for it: the wavefront deadlocks when two
+/// of its lanes contend. Not reported: a CAS retry loop that updates a value (its operands are
+/// not constants), a try-once `if (atomicCAS(..) == 0)`, and a lock taken by one lane.
+fn spin_lock<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, argv: &[Node<'t>]) {
+    let free = if name.starts_with("atomicCAS") {
+        if argv.len() != 3 {
+            return;
+        }
+        match (a.eval(argv[1]), a.eval(argv[2])) {
+            (Some(x), Some(y)) if x != y => argv[1],
+            _ => return,
+        }
+    } else {
+        if argv.len() != 2 {
+            return;
+        }
+        match a.eval(argv[1]) {
+            Some(v) if v != 0 => argv[1],
+            _ => return,
+        }
+    };
+    // The loop whose condition the call is in.
+    let mut child = n;
+    let mut lp = None;
+    for p in crate::parse::ancestors(n) {
+        match p.kind_name() {
+            "while_statement" | "do_statement" | "for_statement" => {
+                if p.field(FIELDS.condition) == Some(child) {
+                    lp = Some(p);
+                }
+                break;
+            }
+            "compound_statement" | "function_definition" | "lambda_expression" | "if_statement" => {
+                break
+            }
+            _ => {}
+        }
+        child = p;
+    }
+    let Some(lp) = lp else { return };
+    let Some(func) = crate::parse::ancestors(lp)
+        .into_iter()
+        .find(|p| p.kind_name() == "function_definition")
+    else {
+        return;
+    };
+    let ptr = squeeze(a.text(argv[0]).as_bytes());
+    // The value that frees the lock: the CAS's expected value, or 0 after an exchange.
+    let value = if name.starts_with("atomicCAS") {
+        squeeze(a.text(free).as_bytes())
+    } else {
+        b"0".to_vec()
+    };
+    let after = &a.src[lp.end_byte()..func.end_byte()];
+    let mut released = releases(after, &ptr, &value, false);
+    if !released {
+        // A helper taking the lock as a parameter (`acquire_lock(int *lock)`), released by
+        // another helper of the file.
+        let base: Vec<u8> = ptr
+            .iter()
+            .copied()
+            .skip_while(|&b| b == b'&' || b == b'*')
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .collect();
+        let params = func
+            .field(FIELDS.declarator)
+            .and_then(|d| d.field(FIELDS.parameters))
+            .map(|p| a.text(p).as_bytes().to_vec())
+            .unwrap_or_default();
+        let is_param = !base.is_empty()
+            && crate::lexer::whole_words(&params, std::str::from_utf8(&base).unwrap_or(""))
+                .next()
+                .is_some();
+        if is_param {
+            let outside: Vec<u8> =
+                [&a.src[..func.start_byte()], &a.src[func.end_byte()..]].concat();
+            released = releases(&outside, b"", &value, true) || releases(after, b"", &value, true);
+        }
+    }
+    if !released || one_lane_loop(a, lp, 0) {
+        return;
+    }
+    let call = a.text(n).to_string();
+    a.report(
+        &THREAD_SCHEDULING,
+        Severity::Warning,
+        n,
+        format!("per-lane spin lock: each lane that reaches this loop spins on `{call}` until it takes the lock, which relies on independent thread scheduling; an AMD wavefront runs its lanes in lock step, so the lane that takes the lock cannot run on to the release while other lanes of its wavefront spin, and the wavefront deadlocks"),
+        Some("take the lock once per wavefront or block from one lane (`if (threadIdx.x == 0)`, or a leader elected with `__ballot`/`__ffsll`) and share the work, do the update with atomics (`atomicAdd`) instead of a lock, or try once per pass: `while (!done) { if (atomicCAS(lock, 0, 1) == 0) { /* critical section */ atomicExch(lock, 0); done = true; } }`".into()),
+        vec![],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Calls: H003, H004, H005, H007, H008, H012, H013, H015-H023, H028, H029
 
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
@@ -5248,6 +5479,17 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         && matches!(argv.len(), 3 | 4)
     {
         mask_as_value(a, n, name, &argv);
+    }
+    if matches!(
+        name,
+        "atomicCAS"
+            | "atomicCAS_block"
+            | "atomicCAS_system"
+            | "atomicExch"
+            | "atomicExch_block"
+            | "atomicExch_system"
+    ) {
+        spin_lock(a, n, name, &argv);
     }
     let segment = super::row_warps::is_warp_op(name).then(|| {
         let sync = usize::from(name.ends_with("_sync"));
@@ -9738,6 +9980,9 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         // around `double` overloads of `__shfl_down`: the stand-ins an older GPU needed, which
         // HIP defines itself (realuser30 R30-1, CSR5's utils_cuda.h).
         let polyfills = falls.then(|| only_redefines_hip(a, n)).flatten();
+        // `#if __CUDA_ARCH__ < 700` / `#error "needs Volta"`: the branch only rejects an older
+        // NVIDIA GPU, and skipping it is what HIP needs (realuser45 R45-3).
+        let only_error = falls && only_error_directives(a, n);
         let (severity, tail) = match (stop, empty) {
             (Some(line), _) => (
                 Severity::Error,
@@ -9760,6 +10005,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 let (name, line, returned) = constant.clone().unwrap_or_default();
                 (Severity::Error, fallback_tail(&name, line, &returned))
             }
+            _ if only_error => (
+                Severity::Note,
+                ", and all it holds is an `#error` that rejects an older NVIDIA GPU: skipping it is right".to_string(),
+            ),
             _ if polyfills.is_some() => (
                 Severity::Note,
                 format!(
@@ -10169,6 +10418,23 @@ fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
 /// Where the branch of conditional `n` (not its `#else`) holds nothing but definitions of
 /// what HIP itself provides on every target (`atomicAdd(double*, double)`, a `double`
 /// overload of `__shfl_down`), their names as the message lists them (`` `atomicAdd` ``).
+/// Whether the code of `#if` branch `n` (not its `#elif`/`#else`) is only `#error` directives.
+fn only_error_directives(a: &Analyzer, n: Node) -> bool {
+    let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
+    let mut any = false;
+    for c in crate::parse::named_children(n) {
+        if Some(c) == cond || Some(c) == alt || c.kind_name() == "comment" {
+            continue;
+        }
+        let t = a.text(c).trim_start().trim_start_matches('#').trim_start();
+        if c.kind_name() != "preproc_call" || !t.starts_with("error") {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 fn only_redefines_hip(a: &Analyzer, n: Node) -> Option<String> {
     let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
     let mut names: Vec<String> = Vec::new();
@@ -11093,6 +11359,73 @@ fn launch_bounds(a: &mut Analyzer, n: Node) {
             );
         }
         _ => {}
+    }
+}
+
+/// The GPUs rocWMMA supports (its API reference, "Supported GPU architectures"): CDNA gfx908,
+/// gfx90a, gfx942, gfx950 (wave64, MFMA) and RDNA3/4 gfx1100-gfx1102, gfx1200, gfx1201 (wave32,
+/// WMMA). RDNA2 (gfx10xx) and older GCN have no matrix cores: hipcc rejects MFMA builtins there
+/// ("needs target feature mai-insts").
+const ROCWMMA_TARGETS: &[&str] = &[
+    "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201",
+];
+
+/// H014's help for the run's `--offload-arch` targets (realuser45 R45-b): rocWMMA where it runs,
+/// and a path without matrix cores for the targets it does not (gfx1030), selected by macros.
+pub(super) fn fit_wmma_help(found: &mut [Diagnostic], targets: &[String]) {
+    let base = |t: &String| t.trim().split(':').next().unwrap_or("").to_string();
+    let mut names: Vec<String> = Vec::new();
+    for t in targets.iter().map(base).filter(|t| !t.is_empty()) {
+        if !names.contains(&t) {
+            names.push(t);
+        }
+    }
+    let (with, without): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|t| ROCWMMA_TARGETS.contains(&t.as_str()));
+    if without.is_empty() {
+        if with.is_empty() {
+            return;
+        }
+        for d in found.iter_mut().filter(|d| d.id == WARP_MATRIX.id) {
+            d.help = Some(format!(
+                "port to rocWMMA, which supports {} (or to the MFMA/WMMA compiler intrinsics); fragment shapes and tiling change",
+                with.join(", ")
+            ));
+        }
+        return;
+    }
+    let guard = |ts: &[String]| {
+        let mut g: Vec<String> = Vec::new();
+        for t in ts {
+            let m = if t.starts_with("gfx10") {
+                "defined(__GFX10__)".to_string()
+            } else {
+                format!("defined(__{t}__)")
+            };
+            if !g.contains(&m) {
+                g.push(m);
+            }
+        }
+        g.join(" || ")
+    };
+    let no_cores = format!(
+        "{} {} no matrix cores (neither rocWMMA nor MFMA builds for {}): write the tile as a shared-memory FMA loop, or call hipBLAS",
+        without.join(", "),
+        if without.len() == 1 { "has" } else { "have" },
+        if without.len() == 1 { "it" } else { "them" }
+    );
+    let help = if with.is_empty() {
+        format!("{no_cores}; fragment shapes and tiling change")
+    } else {
+        format!(
+            "port to rocWMMA for {} and keep a path without it: {no_cores}; select the paths with `#if {}` in device code",
+            with.join(", "),
+            guard(&without)
+        )
+    };
+    for d in found.iter_mut().filter(|d| d.id == WARP_MATRIX.id) {
+        d.help = Some(help.clone());
     }
 }
 
