@@ -89,7 +89,7 @@ fn v18c_device_only_macro_with_a_host_caller_gets_no_fix_and_help_that_builds() 
         common::hipcc_compile(&out, "helped.cu").unwrap();
         let widened = text.replacen(
             &format!("{open}\n"),
-            &format!("#if defined(__CUDA_ARCH__) || defined(__HIPCC__)\n"),
+            "#if defined(__CUDA_ARCH__) || defined(__HIPCC__)\n",
             1,
         );
         std::fs::write(out.join("widened.cu"), widened).unwrap();

@@ -362,10 +362,15 @@ own (spin locks taken per lane), on `__activemask()` naming exactly the converge
 `__syncwarp(mask)` with a partial mask, or on `coalesced_threads()` groups may compute a different \
 set of lanes or deadlock. `__activemask` and the `_sync` builtins also need HIP 6.2 or newer. \
 A coalesced group used only as a leader and its followers (the warp-aggregated atomic: rank 0 adds \
-`size()`, `shfl(x, 0)` hands the result out) is right for any set of lanes and is not reported.
+`size()`, `shfl(x, 0)` hands the result out) is right for any set of lanes and is not reported. \
+A loop whose condition takes a lock (`while (atomicCAS(lock, 0, 1) != 0)`, `atomicExch(lock, 1)`) \
+that is released after it is reported: the lane that wins cannot reach its release while the \
+other lanes of its wavefront still spin. A CAS retry loop that updates a value, a lock only one \
+lane takes (`if (threadIdx.x == 0)`), and a try-once `if (atomicCAS(...) == 0)` are not.
 
 Fix: review the code: make the full wavefront take part, or compute the participating lanes \
-explicitly with a 64-bit `__ballot`.",
+explicitly with a 64-bit `__ballot`; take a lock from one lane per wavefront or block, or try it \
+once per pass.",
 };
 
 /// H006: inline PTX.

@@ -5245,13 +5245,12 @@ fn one_lane_loop(a: &Analyzer, lp: Node, depth: usize) -> bool {
     let mut child = lp;
     for p in crate::parse::ancestors(lp) {
         match p.kind_name() {
-            "if_statement" => {
+            "if_statement"
                 if p.field(FIELDS.consequence) == Some(child)
                     && p.field(FIELDS.condition)
-                        .is_some_and(|c| one_lane_condition(a.text(c).as_bytes()))
-                {
-                    return true;
-                }
+                        .is_some_and(|c| one_lane_condition(a.text(c).as_bytes())) =>
+            {
+                return true;
             }
             "function_definition" => {
                 // `if (threadIdx.x != 0) return;` before the loop.
