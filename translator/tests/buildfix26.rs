@@ -1,0 +1,222 @@
+//! buildfix26: R44-a (a plain setuptools build whose custom `build_ext` compiles `.cu` with the
+//! nvcc it looks up kept looking for nvcc), R44-d (shell build scripts that run nvcc were copied
+//! without a word), R44-1 (nvcc-only `<CudaCompile>` settings such as `PtxAsOptionV` got no
+//! B015). The inputs are written here. Where a build is said to work, python3, bash and hipcc
+//! show it (skipped where a tool is missing, a failure under `CI=true`).
+
+mod common;
+use common::{cli_convert_in, reports};
+use std::process::Command;
+
+/// A setup.py in the npcuda-example shape, written for this test: the toolkit's root from
+/// `$CUDA_HOME` or from nvcc found on PATH by a helper of its own, a dict of its directories
+/// that must all exist, and a `build_ext` whose `_compile` hands `.cu` sources to that nvcc.
+const NVCC_SETUP: &str = r#"import os
+import os.path
+from setuptools import setup, Extension
+from setuptools.command.build_ext import build_ext
+
+def search_path(prog, dirs):
+    for d in dirs.split(os.pathsep):
+        cand = os.path.join(d, prog)
+        if os.path.isfile(cand):
+            return os.path.abspath(cand)
+    return None
+
+def toolkit():
+    if 'CUDA_HOME' in os.environ:
+        root = os.environ['CUDA_HOME']
+        compiler = os.path.join(root, 'bin', 'nvcc')
+    else:
+        compiler = search_path('nvcc', os.environ['PATH'])
+        if compiler is None:
+            raise OSError('no nvcc on PATH and CUDA_HOME unset')
+        root = os.path.dirname(os.path.dirname(compiler))
+    info = {'root': root, 'nvcc': compiler,
+            'inc': os.path.join(root, 'include'),
+            'lib': os.path.join(root, 'lib64')}
+    for key, path in info.items():
+        if not os.path.exists(path):
+            raise OSError('missing %s: %s' % (key, path))
+    return info
+
+TK = toolkit()
+
+class CuBuild(build_ext):
+    def build_extensions(self):
+        comp = self.compiler
+        comp.src_extensions.append('.cu')
+        plain = comp.compiler_so
+        base = comp._compile
+        def compile_one(obj, src, ext, cc_args, extra, pp_opts):
+            if os.path.splitext(src)[1] == '.cu':
+                comp.set_executable('compiler_so', TK['nvcc'])
+                flags = extra['nvcc']
+            else:
+                flags = extra['gcc']
+            base(obj, src, ext, cc_args, flags, pp_opts)
+            comp.compiler_so = plain
+        comp._compile = compile_one
+        build_ext.build_extensions(self)
+
+setup(name='scale', ext_modules=[Extension('scale', ['scale.cu'],
+      library_dirs=[TK['lib']],
+      extra_compile_args={'gcc': [], 'nvcc': ['-arch=sm_70', '-O2', '--compiler-options', "'-fPIC'"]})],
+      cmdclass={'build_ext': CuBuild})
+"#;
+
+const SCALE_CU: &str = "#include <cuda_runtime.h>\n\
+__global__ void scale(float* p, float s) { p[threadIdx.x] *= s; }\n\
+extern \"C\" void run_scale(float* p, float s) { scale<<<1, 64>>>(p, s); }\n";
+
+/// R44-a: the nvcc lookup of the npcuda shape now looks for hipcc (under `$ROCM_PATH`, or on
+/// PATH), `lib64` under that root is `lib`, and a note (B012) says so; nothing of it is left
+/// to find nvcc. python3 builds the converted extension with hipcc, where the original stops
+/// for want of nvcc.
+#[test]
+fn npcuda_build_ext_looks_for_hipcc() {
+    let (tmp, _, err, out) = cli_convert_in(
+        &[("setup.py", NVCC_SETUP), ("scale.cu", SCALE_CU)],
+        "5.2",
+        &[],
+    );
+    let py = &out[0];
+    assert!(!py.contains("'nvcc')"), "{py}");
+    assert!(py.contains("os.path.join(root, 'bin', 'hipcc')"), "{py}");
+    assert!(
+        py.contains("search_path('hipcc', os.environ['PATH'])"),
+        "{py}"
+    );
+    assert!(py.contains("'ROCM_PATH' in os.environ"), "{py}");
+    assert!(py.contains("os.environ['ROCM_PATH']"), "{py}");
+    assert!(py.contains("os.path.join(root, 'lib')"), "{py}");
+    // The flags list keeps its key; its flags are hipcc's.
+    assert!(py.contains("'nvcc': ["), "{py}");
+    assert!(py.contains("--offload-arch=gfx90a"), "{py}");
+    let b012 = reports(&err, "B012");
+    assert!(b012.iter().any(|l| l.contains("looks for hipcc")), "{err}");
+    assert!(reports(&err, "B008").is_empty(), "{err}");
+    if !common::require(
+        common::tool_works("python3", "-c") || common::tool_works("python3", "--version"),
+        "python3 is not installed",
+    ) || !common::require(
+        common::tool_works("hipcc", "--version"),
+        "hipcc is not installed",
+    ) {
+        eprintln!("SKIPPED: python3 or hipcc missing");
+        return;
+    }
+    let hipcc = String::from_utf8_lossy(
+        &Command::new("sh")
+            .args(["-c", "command -v hipcc"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .trim()
+    .to_string();
+    // A PATH that holds hipcc (in a directory of its own, as /opt/rocm/bin) and the usual
+    // tools, and no nvcc.
+    let bin = tempfile::tempdir().unwrap();
+    let rocm = bin.path().join("rocm");
+    for d in ["bin", "include", "lib"] {
+        std::fs::create_dir_all(rocm.join(d)).unwrap();
+    }
+    std::os::unix::fs::symlink(&hipcc, rocm.join("bin/hipcc")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", rocm.join("bin").display());
+    let build = |dir: &std::path::Path, rocm_path: Option<&std::path::Path>| {
+        let mut c = Command::new("python3");
+        c.args(["setup.py", "build_ext", "--inplace"])
+            .current_dir(dir)
+            .env("PATH", &path)
+            .env_remove("CUDA_HOME")
+            .env_remove("ROCM_PATH");
+        if let Some(r) = rocm_path {
+            c.env("ROCM_PATH", r);
+        }
+        c.output().unwrap()
+    };
+    // The original stops before it compiles anything.
+    let o = build(&tmp.path().join("in"), None);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no nvcc on PATH"));
+    // The port compiles scale.cu with hipcc, found on PATH, then under $ROCM_PATH.
+    let out_dir = tmp.path().join("out");
+    for rocm_path in [None, Some(rocm.as_path())] {
+        let o = build(&out_dir, rocm_path);
+        let log = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.status.success(), "{log}");
+        assert!(
+            log.lines()
+                .any(|l| l.contains("rocm/bin/hipcc") && l.contains("scale.cu")),
+            "{log}"
+        );
+        let built = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|e| {
+                e.file_name().to_string_lossy().starts_with("scale.")
+                    && e.file_name().to_string_lossy().ends_with(".so")
+            });
+        assert!(built, "{log}");
+        let _ = std::fs::remove_dir_all(out_dir.join("build"));
+    }
+}
+
+/// R44-a: where the lookup's answer only stops the build when it is missing (no compiler is
+/// handed it), the warning says the build stops there, not that a step is skipped; a probe
+/// that gates a step keeps its text.
+#[test]
+fn nvcc_lookup_that_raises_says_so() {
+    let raises = "import shutil\nfrom setuptools import setup\n\
+nv = shutil.which('nvcc')\nif nv is None:\n    raise RuntimeError('install CUDA')\nsetup(name='x')\n";
+    let gates = "import shutil\nfrom setuptools import setup\n\
+if shutil.which('nvcc'):\n    print('cuda')\nsetup(name='x')\n";
+    let (_, _, err, _) = cli_convert_in(&[("setup.py", raises)], "5.2", &[]);
+    let b008 = reports(&err, "B008");
+    assert_eq!(b008.len(), 1, "{err}");
+    assert!(
+        b008[0].contains("stops with an error there (line 5)"),
+        "{err}"
+    );
+    assert!(!b008[0].contains("skipped"), "{err}");
+    let (_, _, err, _) = cli_convert_in(&[("setup.py", gates)], "5.2", &[]);
+    let b008 = reports(&err, "B008");
+    assert_eq!(b008.len(), 1, "{err}");
+    assert!(b008[0].contains("skipped"), "{err}");
+}
+
+/// R44-a, neighbours: a lookup handed to a compiler in a shape hipport does not convert
+/// (`nvcc.exe`) is a B008 warning at the lookup; a file that already looks for hipcc is left
+/// alone.
+#[test]
+fn unconverted_nvcc_compiler_is_reported() {
+    let exe = NVCC_SETUP.replace("'bin', 'nvcc')", "'bin', 'nvcc.exe')");
+    let exe = exe.replace("search_path('nvcc',", "search_path('nvcc.exe',");
+    let (_, _, err, out) =
+        cli_convert_in(&[("setup.py", &exe), ("scale.cu", SCALE_CU)], "5.2", &[]);
+    assert!(out[0].contains("'nvcc.exe'"), "{}", out[0]);
+    let b008 = reports(&err, "B008");
+    assert!(
+        b008.iter()
+            .any(|l| l.contains("runs it as the compiler") && l.contains("did not convert")),
+        "{err}"
+    );
+    let rocm = NVCC_SETUP.replace(
+        "'CUDA_HOME' in os.environ",
+        "'CUDA_HOME' in os.environ and not os.environ.get('hipcc')",
+    );
+    let (_, _, err, out) =
+        cli_convert_in(&[("setup.py", &rocm), ("scale.cu", SCALE_CU)], "5.2", &[]);
+    assert!(out[0].contains("'bin', 'nvcc')"), "{}", out[0]);
+    assert!(
+        reports(&err, "B012")
+            .iter()
+            .all(|l| !l.contains("looks for hipcc")),
+        "{err}"
+    );
+}
