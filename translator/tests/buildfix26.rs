@@ -220,3 +220,94 @@ fn unconverted_nvcc_compiler_is_reported() {
         "{err}"
     );
 }
+
+const SAXPY_CU: &str = "#include <cuda_runtime.h>\n\
+__global__ void saxpy(int n, float a, const float* x, float* y) {\n\
+  int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+  if (i < n) y[i] = a * x[i] + y[i];\n\
+}\n";
+
+/// R44-d: a shell build script's nvcc lines (one continued over two lines, one after `cd`)
+/// are converted as Makefile recipe lines are: hipcc, `--offload-arch` for `-gencode`, the
+/// host flag of `-Xcompiler` as it is; comments and other commands stay. bash reads the
+/// result, and running it compiles the kernel with hipcc. A line that runs nvcc through a
+/// variable is a B008 warning; a script without nvcc is left alone, without a word.
+#[test]
+fn shell_build_scripts_run_hipcc() {
+    let build = "#!/bin/bash\nset -e\n# nvcc -gencode arch=compute_80,code=sm_80 (a comment)\n\
+mkdir -p obj\n\
+nvcc -O2 -gencode arch=compute_75,code=sm_75 \\\n    -Xcompiler -Wall -c saxpy.cu -o obj/saxpy.o\n\
+cd obj && nvcc -O2 -arch=sm_75 -c ../saxpy.cu -o again.o && cd ..\n\
+echo done\n";
+    let via_var =
+        "#!/bin/sh\nNVCC=${NVCC:-nvcc}\n$NVCC -gencode arch=compute_70,code=sm_70 -c saxpy.cu\n";
+    let plain = "#!/bin/sh\ng++ -O2 -o app main.cpp\n./app\n";
+    let (tmp, _, err, out) = cli_convert_in(
+        &[
+            ("build.sh", build),
+            ("tools/via_var.sh", via_var),
+            ("run.sh", plain),
+            ("saxpy.cu", SAXPY_CU),
+        ],
+        "5.2",
+        &[],
+    );
+    let sh = &out[0];
+    assert!(
+        sh.contains("# nvcc -gencode arch=compute_80,code=sm_80 (a comment)"),
+        "{sh}"
+    );
+    let lines: Vec<&str> = sh.lines().collect();
+    assert!(
+        lines[4].starts_with("hipcc -O2 --offload-arch=gfx90a --offload-arch=gfx1030"),
+        "{sh}"
+    );
+    assert!(
+        lines[5].contains("-Wall -c saxpy.cu -o obj/saxpy.o") && !lines[5].contains("Xcompiler"),
+        "{sh}"
+    );
+    assert!(
+        lines[6].starts_with(
+            "cd obj && hipcc -O2 --offload-arch=gfx90a --offload-arch=gfx1030 -c ../saxpy.cu"
+        ),
+        "{sh}"
+    );
+    assert!(!sh.contains("nvcc -"), "{sh}");
+    assert!(!sh.contains("gencode arch=compute_75"), "{sh}");
+    assert_eq!(out[2], plain);
+    let b008 = reports(&err, "B008");
+    assert_eq!(b008.len(), 1, "{err}");
+    assert!(b008[0].contains("through $NVCC"), "{err}");
+    assert!(err.contains("tools/via_var.sh:3"), "{err}");
+    assert!(!err.contains("run.sh:"), "{err}");
+    if !common::require(
+        common::tool_works("bash", "--version"),
+        "bash is not installed",
+    ) || !common::require(
+        common::tool_works("hipcc", "--version"),
+        "hipcc is not installed",
+    ) {
+        eprintln!("SKIPPED: bash or hipcc missing");
+        return;
+    }
+    let dir = tmp.path().join("out");
+    let o = Command::new("bash")
+        .args(["-n", "build.sh"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new("bash")
+        .arg("build.sh")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(dir.join("obj/saxpy.o").is_file());
+    assert!(dir.join("obj/again.o").is_file());
+}
