@@ -311,3 +311,41 @@ echo done\n";
     assert!(dir.join("obj/saxpy.o").is_file());
     assert!(dir.join("obj/again.o").is_file());
 }
+
+/// R44-1: each nvcc-only setting of a `<CudaCompile>` gets B015, `PtxAsOptionV` among them;
+/// switches that are off stand for no flag and get none.
+#[test]
+fn cuda_compile_switches_are_reported() {
+    let proj = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
+<Project DefaultTargets=\"Build\" ToolsVersion=\"15.0\" xmlns=\"http://schemas.microsoft.com/developer/msbuild/2003\">\n\
+  <ItemDefinitionGroup Condition=\"'$(Configuration)'=='Release'\">\n\
+    <CudaCompile>\n\
+      <PtxAsOptionV>true</PtxAsOptionV>\n\
+      <HostDebugInfo>true</HostDebugInfo>\n\
+      <Keep>true</Keep>\n\
+      <CudaRuntime>Static</CudaRuntime>\n\
+    </CudaCompile>\n\
+  </ItemDefinitionGroup>\n\
+  <ItemDefinitionGroup Condition=\"'$(Configuration)'=='Debug'\">\n\
+    <CudaCompile>\n\
+      <PtxAsOptionV>false</PtxAsOptionV>\n\
+      <Keep>false</Keep>\n\
+    </CudaCompile>\n\
+  </ItemDefinitionGroup>\n\
+  <ItemGroup>\n    <CudaCompile Include=\"saxpy.cu\" />\n  </ItemGroup>\n\
+</Project>\n";
+    let (_, _, err, _) = cli_convert_in(&[("p.vcxproj", proj), ("saxpy.cu", SAXPY_CU)], "5.2", &[]);
+    let b015 = reports(&err, "B015");
+    for name in ["PtxAsOptionV", "HostDebugInfo", "Keep", "CudaRuntime"] {
+        let tag = format!("setting `{name}`");
+        let hits: Vec<_> = b015.iter().filter(|l| l.contains(&tag)).collect();
+        assert_eq!(hits.len(), 1, "{name}: {err}");
+    }
+    let ptxas = b015.iter().find(|l| l.contains("`PtxAsOptionV`")).unwrap();
+    assert!(
+        ptxas.contains("nvcc `-Xptxas -v`") && ptxas.contains("needs nothing"),
+        "{ptxas}"
+    );
+    let keep = b015.iter().find(|l| l.contains("`Keep`")).unwrap();
+    assert!(keep.contains("-save-temps"), "{keep}");
+}
