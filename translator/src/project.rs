@@ -1917,6 +1917,7 @@ fn translate_file(
                     | crate::buildfiles::BuildKind::Python
                     | crate::buildfiles::BuildKind::CMake
                     | crate::buildfiles::BuildKind::Makefile
+                    | crate::buildfiles::BuildKind::Shell
             ) && cfg.build.warp_sync_define;
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they

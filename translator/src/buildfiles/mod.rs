@@ -611,7 +611,10 @@ pub fn translate_build(
     // to read keeps the define).
     let without_warp;
     let opts = if opts.warp_sync_define
-        && matches!(kind, BuildKind::CMake | BuildKind::Makefile)
+        && matches!(
+            kind,
+            BuildKind::CMake | BuildKind::Makefile | BuildKind::Shell
+        )
         && opts
             .tree_root
             .as_deref()

@@ -123,8 +123,8 @@ impl Sink {
         }
         let (line, column) = self.index.position(offset);
         for e in &mut d.fix {
-            e.start = e.start + offset - d.offset;
-            e.end = e.end + offset - d.offset;
+            e.start = (e.start + offset).saturating_sub(d.offset);
+            e.end = (e.end + offset).saturating_sub(d.offset);
         }
         (d.line, d.column, d.offset) = (line, column, offset);
         self.diags.push(d);
