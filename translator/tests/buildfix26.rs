@@ -122,9 +122,14 @@ fn npcuda_build_ext_looks_for_hipcc() {
     for d in ["bin", "include", "lib"] {
         std::fs::create_dir_all(rocm.join(d)).unwrap();
     }
-    // hipcc is a Perl wrapper that finds its script beside itself: a wrapper runs it.
+    // hipcc is a Perl wrapper that finds its script beside itself, and its clang under
+    // $ROCM_PATH (here the fake root): a wrapper runs the real one without it.
     let wrapper = rocm.join("bin/hipcc");
-    std::fs::write(&wrapper, format!("#!/bin/sh\nexec {hipcc} \"$@\"\n")).unwrap();
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nexec env -u ROCM_PATH {hipcc} \"$@\"\n"),
+    )
+    .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
     let path = format!("{}:/usr/bin:/bin", rocm.join("bin").display());
