@@ -1917,12 +1917,16 @@ fn translate_file(
                     | crate::buildfiles::BuildKind::Python
                     | crate::buildfiles::BuildKind::CMake
                     | crate::buildfiles::BuildKind::Makefile
+                    | crate::buildfiles::BuildKind::Shell
             ) && cfg.build.warp_sync_define;
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they
             // are. Those translate mode would change get the note (the run keeps the first).
             outcome.status = FileStatus::Copied;
-            if kind.is_build_file() || !edits.is_empty() {
+            // A shell script is a build file only where it runs nvcc (R44-d).
+            if (kind.is_build_file() && kind != crate::buildfiles::BuildKind::Shell)
+                || !edits.is_empty()
+            {
                 outcome
                     .diagnostics
                     .push(crate::header_mode::build_files_kept(shown));
