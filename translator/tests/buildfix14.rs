@@ -377,17 +377,8 @@ fn hip_5_2_targets_keep_nvccs_cxx14_dialect() {
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let o = Command::new("cmake")
-            .arg("--build")
-            .arg(&build)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let built = common::run_ok(Command::new("cmake").arg("--build").arg(&build));
+        built.unwrap_or_else(|e| panic!("{e}"));
     }
 }
 

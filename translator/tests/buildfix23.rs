@@ -95,36 +95,19 @@ fn cached_define_notes(
     out: &std::path::Path,
     cache: &std::path::Path,
 ) -> Vec<String> {
-    let json = out.with_extension("json");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .arg("convert")
-        .arg(input)
-        .arg("--out")
-        .arg(out)
-        .arg("--report")
-        .arg(&json)
-        .arg("--cache-dir")
-        .arg(cache)
-        .args([
-            "--force",
-            "--hip-version",
-            "6.2",
-            "--offload-arch",
-            "gfx90a",
-        ])
-        .output()
-        .expect("hipport runs");
-    assert!(
-        matches!(o.status.code(), Some(0 | 1)),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
-    v["files"]
-        .as_array()
-        .unwrap()
+    let mut args = vec!["--cache-dir".as_ref(), cache.as_os_str()];
+    for a in [
+        "--force",
+        "--hip-version",
+        "6.2",
+        "--offload-arch",
+        "gfx90a",
+    ] {
+        args.push(a.as_ref());
+    }
+    common::report_json(input, out, args)
+        .1
         .iter()
-        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
         .filter(|d| d["id"] == "H003" && d["severity"] == "note")
         .map(|d| d["help"].as_str().unwrap_or("").to_string())
         .collect()

@@ -304,23 +304,14 @@ echo done\n";
         return;
     }
     let dir = tmp.path().join("out");
-    let o = Command::new("bash")
-        .args(["-n", "build.sh"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = Command::new("bash")
-        .arg("build.sh")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
+    let checked = common::run_ok(
+        Command::new("bash")
+            .args(["-n", "build.sh"])
+            .current_dir(&dir),
     );
+    checked.unwrap_or_else(|e| panic!("{e}"));
+    let built = common::run_ok(Command::new("bash").arg("build.sh").current_dir(&dir));
+    built.unwrap_or_else(|e| panic!("{e}"));
     assert!(dir.join("obj/saxpy.o").is_file());
     assert!(dir.join("obj/again.o").is_file());
 }

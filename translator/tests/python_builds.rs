@@ -1,23 +1,15 @@
 //! `hipport convert` on small PyTorch extension trees whose Python build code has a shape of its
 //! own: a setup.py ROCm branch naming the `.hip` files PyTorch's hipify would write, nvcc's
 //! `--threads` with a computed count, and a JIT build gated on finding nvcc. The outputs are
-//! checked as text, with their diagnostics, and parsed with python3 (skipped with `SKIPPED:`
+//! checked as text, with their diagnostics, and parsed with python3 (skipped with a message
 //! where it is missing, a failure under `CI=true`).
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-/// Writes `files` (relative path, text) under a new temporary directory.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (rel, text) in files {
-        let p = tmp.path().join(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    tmp
-}
+mod common;
+use common::{have_tool, tree};
 
 /// What a run reported: its text report (stderr) and its diagnostics.
 struct Run {
@@ -45,49 +37,16 @@ impl Run {
 /// `hipport convert <input> --out <out> --no-cache --report ...` with `args`, which must
 /// succeed.
 fn convert(input: &Path, out: &Path, args: &[&str]) -> Run {
-    let json = out.with_extension("json");
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .arg("convert")
-        .arg(input)
-        .arg("--out")
-        .arg(out)
-        .arg("--report")
-        .arg(&json)
-        .arg("--no-cache")
-        .args(args)
-        .output()
-        .expect("hipport runs");
+    let all = ["--no-cache"].iter().chain(args);
+    let (o, diags) = common::report_json(input, out, all);
     let report = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(o.status.success(), "{report}");
-    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
-    let diags = v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
-        .collect();
     Run { report, diags }
 }
 
 /// Whether `python3` runs; under `CI=true` a missing one fails the test.
 fn have_python() -> bool {
     have_tool("python3")
-}
-
-/// Whether `program --version` runs; under `CI=true` a missing one fails the test.
-fn have_tool(program: &str) -> bool {
-    let ok = Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "{program} is required in CI"
-        );
-        eprintln!("SKIPPED: {program} is not installed");
-    }
-    ok
 }
 
 /// Parses `path` with python3's `ast`: the output is still Python.

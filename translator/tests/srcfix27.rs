@@ -38,13 +38,6 @@ void run(cudaRealT *x) {
 }
 "#;
 
-fn t006_names(err: &str) -> Vec<String> {
-    reports(err, "T006")
-        .iter()
-        .map(|l| l.split('`').nth(1).unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn r40_2_names_an_included_project_header_defines_get_no_t006() {
     let files = [
@@ -55,7 +48,11 @@ fn r40_2_names_an_included_project_header_defines_get_no_t006() {
     for hip in ["6.2", "5.2.3"] {
         let (_, _, err, texts) = cli_convert_in(&files, hip, &[]);
         // Only the name nothing defines is reported, once.
-        assert_eq!(t006_names(&err), vec!["cudaFrobnicateWidget"], "{err}");
+        assert_eq!(
+            common::reported_names("T006", &err),
+            vec!["cudaFrobnicateWidget"],
+            "{err}"
+        );
         // The project's names keep their spelling; the API calls inside are renamed.
         let main = &texts[2];
         for own in [
@@ -90,7 +87,7 @@ fn r40_2_a_header_that_only_uses_the_name_does_not_make_it_the_projects() {
     let (_, _, err, _) = cli_convert_in(&files, "6.2", &[]);
     // Reported in use.h and in k.cu; other.h defines it and gets nothing.
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("-->")).collect();
-    assert_eq!(t006_names(&err).len(), 2, "{err}");
+    assert_eq!(common::reported_names("T006", &err).len(), 2, "{err}");
     assert!(lines.iter().any(|l| l.contains("use.h")), "{err}");
     assert!(lines.iter().any(|l| l.contains("k.cu")), "{err}");
 }

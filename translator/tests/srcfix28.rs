@@ -267,13 +267,6 @@ void go(float *v) {
 }
 "#;
 
-fn t006_names(err: &str) -> Vec<String> {
-    reports(err, "T006")
-        .iter()
-        .map(|l| l.split('`').nth(1).unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn v18_i_names_of_a_header_found_through_a_build_include_directory_get_no_t006() {
     let builds: [(&str, &str); 4] = [
@@ -304,7 +297,7 @@ fn v18_i_names_of_a_header_found_through_a_build_include_directory_get_no_t006()
             ];
             let (_, _, err, out) = cli_convert_in(&files, "6.2", rename);
             assert_eq!(
-                t006_names(&err),
+                common::reported_names("T006", &err),
                 vec!["cudaMysteryCall"],
                 "{name} {rename:?}: {err}"
             );
@@ -334,7 +327,7 @@ fn v18_i_a_header_no_build_file_points_at_still_leaves_t006() {
     ];
     let (_, _, err, _) = cli_convert_in(&files, "6.2", &[]);
     assert_eq!(
-        t006_names(&err),
+        common::reported_names("T006", &err),
         vec!["cudaPickGpu", "cudaCheckLaunch", "cudaMysteryCall"],
         "{err}"
     );

@@ -2,8 +2,9 @@
 // Each test crate that includes this module uses some of the helpers.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// Whether `CI=true`.
 pub fn in_ci() -> bool {
@@ -186,13 +187,25 @@ pub fn reports<'s>(stderr: &'s str, id: &str) -> Vec<&'s str> {
         .collect()
 }
 
+/// The names in backquotes that the diagnostics of `id` in `stderr` start with.
+pub fn reported_names(id: &str, stderr: &str) -> Vec<String> {
+    reports(stderr, id)
+        .iter()
+        .map(|l| l.split('`').nth(1).unwrap_or_default().to_string())
+        .collect()
+}
+
 /// A finding of a JSON report: id, severity, line, message, help.
 pub type ReportFinding = (String, String, u64, String, String);
 
-/// `hipport convert <input> --out <out>` for gfx90a at HIP `hip`, which must write its report
-/// (it exits with 1 where it reports an error): the findings of the file whose path ends with
-/// `file`.
-pub fn report_findings(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<ReportFinding> {
+/// `hipport convert <input> --out <out> --report <out>.json` with `args`, which must write its
+/// report (it exits with 1 where it reports an error): the run's output and every diagnostic of
+/// the report.
+pub fn report_json<I, S>(input: &Path, out: &Path, args: I) -> (Output, Vec<serde_json::Value>)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let json = out.with_extension("json");
     let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
         .arg("convert")
@@ -201,13 +214,7 @@ pub fn report_findings(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<R
         .arg(out)
         .arg("--report")
         .arg(&json)
-        .args([
-            "--no-cache",
-            "--hip-version",
-            hip,
-            "--offload-arch",
-            "gfx90a",
-        ])
+        .args(args)
         .output()
         .expect("hipport runs");
     assert!(
@@ -216,11 +223,28 @@ pub fn report_findings(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<R
         String::from_utf8_lossy(&o.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    v["files"]
+    let diags = v["files"]
         .as_array()
         .unwrap()
         .iter()
         .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
+        .collect();
+    (o, diags)
+}
+
+/// `hipport convert <input> --out <out>` for gfx90a at HIP `hip` ([`report_json`]): the
+/// findings of the file whose path ends with `file`.
+pub fn report_findings(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<ReportFinding> {
+    let args = [
+        "--no-cache",
+        "--hip-version",
+        hip,
+        "--offload-arch",
+        "gfx90a",
+    ];
+    report_json(input, out, args)
+        .1
+        .iter()
         .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file)))
         .map(|d| {
             let s = |k: &str| d[k].as_str().unwrap_or("").to_string();
