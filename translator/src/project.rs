@@ -3225,6 +3225,7 @@ pub fn convert_streaming(
     let mut build_note_given = false;
     let genco = std::cell::OnceCell::new();
     let warp_builds = std::cell::OnceCell::new();
+    let includes = std::cell::OnceCell::new();
     let build_memo = BuildMemo::default();
     let builds = &build_memo;
     // The listing's build files, for those two (the listing itself goes to the workers).
@@ -3271,9 +3272,10 @@ pub fn convert_streaming(
         if o.diagnostics.iter().any(warp_sync_advice) {
             let builds = warp_builds.get_or_init(|| warp_defining_builds(cfg, builds, &root, tree));
             let found = builds.iter().find(|b| b.names_source(&o.path)).or_else(|| {
-                // V18-h: a header is compiled by the build that compiles a source including it.
-                let files = tree_files(cfg, &root, tree)?;
-                build_of_includer(builds, &o.path, &files)
+                // V18-h: a header is compiled by the build that compiles a source including it
+                // (the tree's includes are read once a run, the first time they are needed).
+                let index = includes.get_or_init(|| IncludeIndex::read(cfg, &root));
+                index.build_of_includer(builds, &o.path)
             });
             if let Some(b) = found {
                 for d in o.diagnostics.iter_mut().filter(|d| warp_sync_advice(d)) {
@@ -3808,66 +3810,88 @@ impl WarpDefining {
     }
 }
 
-/// V18-h: the build of `builds` that compiles a source including the header at `header`
-/// (relative to the input root), directly or through other headers of the tree (`files`):
-/// an `#include` whose path ends with the header's name. `None` for a file that is not a
-/// header, or one no named source includes.
-fn build_of_includer<'a>(
-    builds: &'a [WarpDefining],
-    header: &str,
-    files: &[Box<FoundFile>],
-) -> Option<&'a WarpDefining> {
-    const HEADERS: &[&str] = &["h", "cuh", "hpp", "hh", "hxx", "inl", "cuinl", "inc"];
-    const SOURCES: &[&str] = &[
-        "cu", "cuh", "h", "hpp", "hh", "hxx", "inl", "cuinl", "inc", "cpp", "cc", "cxx", "c",
-    ];
-    let ext = |p: &str| {
-        p.rsplit_once('.')
-            .map_or("", |(_, e)| e)
-            .to_ascii_lowercase()
-    };
-    let is_header = |p: &str| HEADERS.contains(&ext(p).as_str());
-    if builds.is_empty() || !is_header(header) {
-        return None;
+/// The extensions of headers, which a build compiles through the sources including them.
+const HEADER_EXTS: &[&str] = &["h", "cuh", "hpp", "hh", "hxx", "inl", "cuinl", "inc"];
+
+/// V18-h: the tree's sources and headers with the paths their `#include`s name, read once a
+/// run (a walk and one read of each), so that finding a header's build costs no more reads.
+struct IncludeIndex(Vec<(String, Vec<String>)>);
+
+impl IncludeIndex {
+    /// Lists the tree (the run's listing keeps only its build files) and reads the
+    /// `#include`s of each source and header; an unreadable tree gives an empty index.
+    fn read(cfg: &ConvertConfig, root: &Path) -> Self {
+        const SOURCES: &[&str] = &["cu", "cpp", "cc", "cxx", "c"];
+        let Ok((found, _)) = discover(cfg, root) else {
+            return Self(Vec::new());
+        };
+        let wanted = |rel: &str| {
+            let e = file_ext(rel);
+            SOURCES.contains(&e.as_str()) || HEADER_EXTS.contains(&e.as_str())
+        };
+        let included = |text: &[u8]| -> Vec<String> {
+            String::from_utf8_lossy(text)
+                .lines()
+                .filter_map(|l| {
+                    let rest = l.trim_start().strip_prefix('#')?;
+                    let path = rest.trim_start().strip_prefix("include")?;
+                    let path = path.trim().trim_start_matches(['"', '<']);
+                    Some(path.split(['"', '>']).next().unwrap_or("").to_string())
+                })
+                .collect()
+        };
+        let files = found
+            .iter()
+            .filter(|f| wanted(&f.rel))
+            .filter_map(|f| {
+                std::fs::read(f.path())
+                    .ok()
+                    .map(|t| (f.rel.clone(), included(&t)))
+            })
+            .collect();
+        Self(files)
     }
-    let texts: Vec<(&str, Vec<u8>)> = files
-        .iter()
-        .filter(|f| SOURCES.contains(&ext(&f.rel).as_str()))
-        .filter_map(|f| std::fs::read(f.path()).ok().map(|t| (f.rel.as_str(), t)))
-        .collect();
-    // Whether `text` has an `#include` of a path ending in `name`.
-    let includes = |text: &[u8], name: &str| {
-        String::from_utf8_lossy(text).lines().any(|l| {
-            let t = l.trim_start();
-            let Some(rest) = t.strip_prefix('#') else {
-                return false;
-            };
-            let Some(path) = rest.trim_start().strip_prefix("include") else {
-                return false;
-            };
-            let path = path.trim().trim_start_matches(['"', '<']);
-            let path = path.split(['"', '>']).next().unwrap_or("");
-            path == name || path.ends_with(&format!("/{name}"))
-        })
-    };
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::from([header]);
-    let mut wanted: Vec<&str> = vec![header];
-    while let Some(h) = wanted.pop() {
-        let name = h.rsplit_once('/').map_or(h, |(_, n)| n);
-        for (rel, text) in &texts {
-            if seen.contains(rel) || !includes(text, name) {
-                continue;
-            }
-            if let Some(b) = builds.iter().find(|b| b.names_source(rel)) {
-                return Some(b);
-            }
-            seen.insert(rel);
-            if is_header(rel) {
-                wanted.push(rel);
+
+    /// The build of `builds` that compiles a source including the header at `header`
+    /// (relative to the input root), directly or through other headers of the tree: an
+    /// `#include` whose path ends with the header's name. `None` for a file that is not a
+    /// header, or one no named source includes.
+    fn build_of_includer<'a>(
+        &self,
+        builds: &'a [WarpDefining],
+        header: &str,
+    ) -> Option<&'a WarpDefining> {
+        let is_header = |p: &str| HEADER_EXTS.contains(&file_ext(p).as_str());
+        if builds.is_empty() || !is_header(header) {
+            return None;
+        }
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::from([header]);
+        let mut wanted: Vec<&str> = vec![header];
+        while let Some(h) = wanted.pop() {
+            let name = h.rsplit_once('/').map_or(h, |(_, n)| n);
+            let names = |p: &String| p == name || p.ends_with(&format!("/{name}"));
+            for (rel, paths) in &self.0 {
+                if seen.contains(rel.as_str()) || !paths.iter().any(names) {
+                    continue;
+                }
+                if let Some(b) = builds.iter().find(|b| b.names_source(rel)) {
+                    return Some(b);
+                }
+                seen.insert(rel);
+                if is_header(rel) {
+                    wanted.push(rel);
+                }
             }
         }
+        None
     }
-    None
+}
+
+/// The lower-case extension of the path `p` (empty where it has none).
+fn file_ext(p: &str) -> String {
+    p.rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase()
 }
 
 /// The build files of the tree that this run gives the warp-sync define (see [`WarpDefining`]):

@@ -303,6 +303,18 @@ fn cuda_home_guard_that_raises_is_an_error_and_fixed() {
 /// includes keeps the advice.
 #[test]
 fn header_advice_names_the_build_that_compiles_its_includer() {
+    header_advice_names_the_build(&[]);
+}
+
+/// The same in a renaming run, which lists the tree before it converts (its listing keeps the
+/// build files only, so the includers are read from the tree).
+#[test]
+fn header_advice_names_the_build_in_a_renaming_run() {
+    header_advice_names_the_build(&["--rename", "hip"]);
+}
+
+/// Converts the V18-h tree with `args` and checks the advice of both headers.
+fn header_advice_names_the_build(args: &[&str]) {
     let mk = "NVCC ?= nvcc\nall: app\napp: src/a.cu\n\t$(NVCC) -O2 -Iinclude -o $@ $^\n";
     let hdr = "#pragma once\n__device__ inline float wsum(float v) {\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, o);\n  return v;\n}\n";
     let a = "#include \"mid.cuh\"\n__global__ void k(float* p) { p[threadIdx.x] = twice(p[threadIdx.x]); }\n";
@@ -315,7 +327,7 @@ fn header_advice_names_the_build_that_compiles_its_includer() {
             ("src/a.cu", a),
             ("tools/lone.cuh", hdr),
         ],
-        &[],
+        args,
     );
     let mut red = false;
     let mut lone = false;
