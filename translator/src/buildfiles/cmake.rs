@@ -2726,6 +2726,54 @@ const FIND_LIBRARY_KEYWORDS: &[&str] = &[
     "NO_CMAKE_FIND_ROOT_PATH",
 ];
 
+/// V19-a: the names a `find_library()` looks for, read as CMake reads them (cmFindBase): the
+/// arguments after the variable and after each `NAMES` are names until another keyword (`PATHS
+/// ...`, `HINTS ...`, `NO_DEFAULT_PATH`, in any order); with no keyword at all only the first
+/// is a name (the short form `find_library(VAR name path...)`, whose others are paths).
+fn find_library_args(args: &[Arg]) -> Vec<&Arg> {
+    let is_keyword = |a: &Arg| !a.quoted && FIND_LIBRARY_KEYWORDS.contains(&a.text.as_str());
+    let rest = args.get(1..).unwrap_or_default();
+    if !rest.iter().any(is_keyword) {
+        return rest.iter().take(1).collect();
+    }
+    let mut names = Vec::new();
+    let mut naming = true;
+    let mut skip_value = false;
+    for a in rest {
+        if skip_value {
+            skip_value = false;
+        } else if is_keyword(a) {
+            naming = a.text == "NAMES";
+            // `ENV X` (of PATHS/HINTS), `DOC "..."`, `REGISTRY_VIEW v`, `VALIDATOR f` take one
+            // value each, never a name.
+            skip_value = matches!(
+                a.text.as_str(),
+                "ENV" | "DOC" | "REGISTRY_VIEW" | "VALIDATOR"
+            );
+        } else if naming {
+            names.push(a);
+        }
+    }
+    names
+}
+
+/// V19-a: the library a `find_library()` name stands for: CMake looks a name up as given and as
+/// `lib<name>.so` / `<name>.lib`, so `libcudnn`, `libcudnn.so.8` and `cudnn.lib` all find
+/// cuDNN.
+fn library_file_stem(name: &str) -> &str {
+    let mut n = name;
+    for ext in [".so", ".a", ".dylib", ".lib", ".dll"] {
+        if let Some(p) = n.find(ext).filter(|&p| {
+            let after = &n[p + ext.len()..];
+            p > 0 && (after.is_empty() || (ext == ".so" && after.starts_with('.')))
+        }) {
+            n = &n[..p];
+            break;
+        }
+    }
+    n.strip_prefix("lib").filter(|s| !s.is_empty()).unwrap_or(n)
+}
+
 /// `find_library(VAR name ...)` / `find_library(VAR NAMES a b ...)` of a CUDA library (xmrig-cuda's
 /// `find_library(CUDA_LIB cuda ...)` and `find_library(CUDA_NVRTC_LIB nvrtc ...)`): each name
 /// becomes the HIP library's (`cuda` and `cudart` `amdhip64`, `nvrtc` `hiprtc` or `amdhip64` by
@@ -2734,12 +2782,10 @@ const FIND_LIBRARY_KEYWORDS: &[&str] = &[
 /// error (B005), as is one the target release does not ship yet.
 fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
     let args = &cmd.args;
-    let is_keyword = |a: &Arg| !a.quoted && FIND_LIBRARY_KEYWORDS.contains(&a.text.as_str());
-    let names: Vec<&Arg> = match args.get(1) {
-        Some(a) if arg_is(a, "NAMES") => args[2..].iter().take_while(|a| !is_keyword(a)).collect(),
-        Some(a) if !is_keyword(a) => vec![a],
-        _ => return,
-    };
+    let names = find_library_args(args);
+    if names.is_empty() {
+        return;
+    }
     let var = args.first().map_or("", |a| a.text.as_str());
     // V18-b: every name a library no source uses (see [`flags::unused_library`]): the command
     // goes, and with it the variable's links (see [`dropped_library_link`]), which would
@@ -2748,7 +2794,7 @@ fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
         .iter()
         .filter_map(|a| {
             (!a.bracket)
-                .then(|| flags::unused_library(&a.text, st.opts))
+                .then(|| flags::unused_library(library_file_stem(&a.text), st.opts))
                 .flatten()
         })
         .collect();

