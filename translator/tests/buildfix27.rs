@@ -89,3 +89,47 @@ fn unused_cudnn_find_library_goes_in_every_signature() {
     );
     assert!(out[0].contains("${DNN_LIB}"), "{}", out[0]);
 }
+
+/// V19-b: the guard that stops the configure step when the removed variable is unset goes (with
+/// its `if()` where nothing else is in it); the `else()` form loses its FATAL_ERROR; a note names
+/// each. cmake configures the port. A guard of another variable, or one whose outcome does not
+/// depend on the removed one alone, stays.
+#[test]
+fn guards_of_a_removed_library_variable_go() {
+    let cm = cmake_file(
+        "find_library(DNN_LIB cudnn)\n\
+         message(STATUS \"dnn: ${DNN_LIB}\")\n\
+         if(NOT DNN_LIB)\n  message(FATAL_ERROR \"cuDNN is required\")\nendif()\n\
+         if(DNN_LIB)\n  add_definitions(-DHAVE_DNN)\nelse()\n  message(SEND_ERROR \"no cuDNN\")\nendif()\n\
+         if(NOT EXISTS ${DNN_LIB} OR NOT DEFINED DNN_LIB)\n  message(FATAL_ERROR \"missing\")\nendif()\n\
+         if(NOT OTHER_LIB)\n  message(STATUS \"other is optional\")\nendif()\n\
+         if(NOT DNN_LIB AND WANT_DNN)\n  message(FATAL_ERROR \"wanted\")\nendif()\n\
+         add_executable(f k.cu)\ntarget_link_libraries(f PRIVATE ${DNN_LIB})\n",
+    );
+    let (tmp, _, err, out) =
+        cli_convert_in(&[("CMakeLists.txt", &cm), ("k.cu", PLAIN)], "5.2.3", &[]);
+    let out = &out[0];
+    assert!(!out.contains("cuDNN is required"), "{out}");
+    assert!(!out.contains("if(NOT DNN_LIB)\n"), "{out}");
+    assert!(!out.contains("no cuDNN"), "{out}");
+    assert!(
+        out.contains("if(DNN_LIB)\n  add_definitions(-DHAVE_DNN)\nelse()\nendif()"),
+        "{out}"
+    );
+    assert!(!out.contains("\"missing\""), "{out}");
+    // Unknown outcomes stay as written.
+    assert!(out.contains("if(NOT OTHER_LIB)"), "{out}");
+    assert!(out.contains("message(FATAL_ERROR \"wanted\")"), "{out}");
+    let notes: Vec<&str> = reports(&err, "B004")
+        .into_iter()
+        .filter(|l| l.contains("removed: the test on line"))
+        .collect();
+    assert_eq!(notes.len(), 3, "{err}");
+    assert!(
+        notes.iter().all(|l| l.contains("DNN_LIB is unset")),
+        "{err}"
+    );
+    if let Some((ok, text)) = cmake_configure(tmp.path()) {
+        assert!(ok, "{text}\n{out}");
+    }
+}

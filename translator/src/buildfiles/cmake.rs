@@ -849,6 +849,7 @@ fn translate_keeping(
     if nvcc_flags_dead(&st) {
         drop_emptied_ifs(src, sink, &cmds);
     }
+    drop_dropped_library_guards(src, sink, &cmds, &st.dropped_library_vars);
     // The block must come before the first target compiled from CUDA sources: `link_libraries()`
     // reaches only the targets made after it, and `find_package(CUDAToolkit)` may follow the
     // targets (its imported targets resolve at generate time). A target made before the block
@@ -4960,6 +4961,208 @@ fn fatal_in_taken_branch(cmds: &[Command], i: usize, taken: bool) -> Option<&Com
                 .first()
                 .is_some_and(|a| matches!(a.text.as_str(), "FATAL_ERROR" | "SEND_ERROR"))
     })
+}
+
+/// V19-b: the guards of a variable whose `find_library()` went (see [`find_library_names`]):
+/// `if(NOT CUDNN_LIB) message(FATAL_ERROR ...)` (or the `else()` of `if(CUDNN_LIB)`) now stops
+/// every configure step, as the variable is never set. Where the test surely takes such a
+/// branch with the variable unset (see [`unset_test`]), its `message(FATAL_ERROR|SEND_ERROR)`
+/// goes, and the whole `if() ... endif()` where nothing else was in it.
+fn drop_dropped_library_guards(
+    src: &str,
+    sink: &mut Sink,
+    cmds: &[Command],
+    vars: &BTreeSet<String>,
+) {
+    if vars.is_empty() {
+        return;
+    }
+    for i in 0..cmds.len() {
+        if cmds[i].name != "if" {
+            continue;
+        }
+        let mut header = i;
+        // Every condition before this branch is known to be false.
+        let mut reached = true;
+        loop {
+            let c = &cmds[header];
+            let taken = if c.name == "else" {
+                Some(true)
+            } else {
+                unset_test(&c.args, vars)
+            };
+            let (end, direct) = branch(cmds, header);
+            if reached && taken == Some(true) {
+                let mut dropped = false;
+                for j in direct.iter().copied() {
+                    let m = &cmds[j];
+                    let fatal = m.name == "message"
+                        && m.args.first().is_some_and(|a| {
+                            !a.quoted && matches!(a.text.as_str(), "FATAL_ERROR" | "SEND_ERROR")
+                        });
+                    if !fatal {
+                        continue;
+                    }
+                    let (s, e) = command_line(src, m);
+                    if sink.edit_over(s, e, "", B_LIB_MAPPED.id) {
+                        dropped = true;
+                        let line = src[..cmds[i].start].matches('\n').count() + 1;
+                        let names: Vec<&str> = vars
+                            .iter()
+                            .map(String::as_str)
+                            .filter(|v| {
+                                cmds[i..=header]
+                                    .iter()
+                                    .any(|h| h.args.iter().any(|a| mentions_var(&a.text, v)))
+                            })
+                            .collect();
+                        sink.diag_as(
+                            B_LIB_MAPPED,
+                            crate::diag::Severity::Note,
+                            m.start,
+                            format!(
+                                "message({}) removed: the test on line {line} stops the configure step when {} is unset, and the port removed its find_library(), as no source in the tree uses that library",
+                                m.args[0].text,
+                                names.join(", ")
+                            ),
+                            Some("a source that calls that library's API needs the find_library() and this test back".into()),
+                        );
+                    }
+                }
+                // An `if()` with no other branch, left empty: it goes whole.
+                if dropped
+                    && header == i
+                    && end.is_some_and(|e| cmds[e].name == "endif")
+                    && direct
+                        .iter()
+                        .all(|&j| sink.removed(cmds[j].start, cmds[j].end))
+                {
+                    let (s, _) = command_line(src, &cmds[i]);
+                    let (_, e) = command_line(src, &cmds[end.unwrap_or(i)]);
+                    sink.edit_over(s, e, "", B_LIB_MAPPED.id);
+                }
+            }
+            reached &= taken == Some(false);
+            match end {
+                Some(e) if cmds[e].name != "endif" && reached => header = e,
+                _ => break,
+            }
+        }
+    }
+}
+
+/// Whether `text` (an `if()` argument) names variable `var`: `VAR`, `${VAR}`, `"${VAR}"`.
+fn mentions_var(text: &str, var: &str) -> bool {
+    text == var || text == format!("${{{var}}}")
+}
+
+/// V19-b: the outcome of an `if()`/`elseif()` condition where the variables `unset` are not set
+/// (Kleene logic: `None` where it depends on anything else). A variable, its `${}` value
+/// (empty), `DEFINED` and `EXISTS` of it are false; `NOT`, `AND`, `OR` combine, in CMake's
+/// order. A comparison, a parenthesis or any other test is unknown.
+fn unset_test(args: &[Arg], unset: &BTreeSet<String>) -> Option<bool> {
+    if args.is_empty()
+        || args
+            .iter()
+            .any(|a| a.bracket || (!a.quoted && (a.text.contains('(') || a.text.contains(')'))))
+    {
+        return None;
+    }
+    const UNARY: &[&str] = &[
+        "DEFINED",
+        "EXISTS",
+        "COMMAND",
+        "POLICY",
+        "TARGET",
+        "TEST",
+        "IS_DIRECTORY",
+        "IS_SYMLINK",
+        "IS_ABSOLUTE",
+        "IS_READABLE",
+        "IS_WRITABLE",
+        "IS_EXECUTABLE",
+    ];
+    const BINARY: &[&str] = &[
+        "STREQUAL",
+        "STRLESS",
+        "STRGREATER",
+        "STRLESS_EQUAL",
+        "STRGREATER_EQUAL",
+        "EQUAL",
+        "LESS",
+        "GREATER",
+        "LESS_EQUAL",
+        "GREATER_EQUAL",
+        "MATCHES",
+        "VERSION_LESS",
+        "VERSION_GREATER",
+        "VERSION_EQUAL",
+        "VERSION_LESS_EQUAL",
+        "VERSION_GREATER_EQUAL",
+        "IN_LIST",
+        "IS_NEWER_THAN",
+        "PATH_EQUAL",
+    ];
+    let kw = |a: &Arg, k: &str| !a.quoted && a.text == k;
+    let is_unset = |a: &Arg| {
+        unset
+            .iter()
+            .any(|v| mentions_var(&a.text, v) && !(a.quoted && a.text == *v))
+    };
+    // The terms, each with the NOTs before it, split by AND/OR.
+    let mut ors: Vec<Option<bool>> = Vec::new();
+    let mut and: Option<bool> = Some(true);
+    let mut i = 0;
+    while i < args.len() {
+        let mut negate = false;
+        while args.get(i).is_some_and(|a| kw(a, "NOT")) {
+            negate = !negate;
+            i += 1;
+        }
+        let a = args.get(i)?;
+        let term = if !a.quoted && UNARY.contains(&a.text.as_str()) {
+            let operand = args.get(i + 1)?;
+            i += 2;
+            match a.text.as_str() {
+                "DEFINED" if !operand.quoted && unset.contains(&operand.text) => Some(false),
+                "EXISTS" if is_unset(operand) && operand.text.starts_with("${") => Some(false),
+                _ => None,
+            }
+        } else if args
+            .get(i + 1)
+            .is_some_and(|b| !b.quoted && BINARY.contains(&b.text.as_str()))
+        {
+            i += 3;
+            None
+        } else {
+            i += 1;
+            is_unset(a).then_some(false)
+        };
+        let term = term.map(|t| t != negate);
+        and = match (and, term) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        };
+        match args.get(i) {
+            Some(a) if kw(a, "AND") => i += 1,
+            Some(a) if kw(a, "OR") => {
+                ors.push(and);
+                and = Some(true);
+                i += 1;
+            }
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    ors.push(and);
+    if ors.contains(&Some(true)) {
+        Some(true)
+    } else if ors.iter().all(|&t| t == Some(false)) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// R33-1: an `if()` whose branches only set a dead `CUDA_NVCC_FLAGS` (see
