@@ -133,3 +133,80 @@ fn guards_of_a_removed_library_variable_go() {
         assert!(ok, "{text}\n{out}");
     }
 }
+
+/// A fake `torch.utils.cpp_extension` of a ROCm PyTorch: CUDA_HOME None, ROCM_HOME set, and
+/// extensions that record their name.
+const FAKE_EXT: &str = "CUDA_HOME = None\nROCM_HOME = '/opt/rocm'\n\
+class BuildExtension:\n    pass\n\
+def CUDAExtension(name, sources, **kw):\n    return name\n\
+def CppExtension(name, sources, **kw):\n    return name\n";
+
+/// V19-c: the truth tests of CUDA_HOME (`if CUDA_HOME:` with a raising `else`, `if not
+/// CUDA_HOME: raise`, `elif`, joined by `and`) are B008 errors; `--fix` makes them accept
+/// ROCM_HOME, and python3 runs the fixed setup.py with a ROCm-like torch. A test whose failure
+/// does not stop the build stays a warning.
+#[test]
+fn cuda_home_truth_tests_stop_the_build() {
+    let head = "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDA_HOME, BuildExtension, CUDAExtension, CppExtension\nimport os\n";
+    let tail = "print('EXT', ext)\nsetup(name='k', ext_modules=[], cmdclass={'build_ext': BuildExtension})\n";
+    let cases = [
+        "if CUDA_HOME:\n    ext = CUDAExtension('k', ['k.cu'])\nelse:\n    raise RuntimeError('CUDA is needed')\n",
+        "if not CUDA_HOME:\n    raise RuntimeError('CUDA is needed')\next = CUDAExtension('k', ['k.cu'])\n",
+        "if CUDA_HOME and os.environ.get('NO_GPU') is None:\n    ext = CUDAExtension('k', ['k.cu'])\nelse:\n    raise SystemExit('no GPU build')\n",
+        "if os.environ.get('FORCE_CPU'):\n    ext = CppExtension('k', ['k.cpp'])\nelif not CUDA_HOME:\n    raise RuntimeError('CUDA is needed')\nelse:\n    ext = CUDAExtension('k', ['k.cu'])\n",
+    ];
+    let python = common::have_tool("python3");
+    for case in cases {
+        let setup = format!("{head}{case}{tail}");
+        let files = [("setup.py", setup.as_str()), ("k.cu", PLAIN)];
+        let (_, code, err, _) = cli_convert_in(&files, "6.2", &[]);
+        let errors: Vec<&str> = reports(&err, "B008")
+            .into_iter()
+            .filter(|l| l.starts_with("error"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{case}\n{err}");
+        assert!(errors[0].contains("the port never builds"), "{err}");
+        assert_eq!(code, Some(1), "{case}\n{err}");
+        let (tmp, _, err, out) = cli_convert_in(&files, "6.2", &["--fix"]);
+        let fixed = &out[0];
+        assert!(
+            fixed.contains("CUDA_HOME or ROCM_HOME)"),
+            "{case}\n{fixed}\n{err}"
+        );
+        assert!(fixed.contains("import CUDA_HOME, ROCM_HOME,"), "{fixed}");
+        if common::require(python, "SKIPPED: python3 missing") {
+            let out_dir = tmp.path().join("out");
+            common::write_files(
+                &out_dir,
+                &[
+                    ("torch/__init__.py", ""),
+                    ("torch/utils/__init__.py", ""),
+                    ("torch/utils/cpp_extension.py", FAKE_EXT),
+                ],
+            );
+            let o = Command::new("python3")
+                .args(["setup.py", "--name"])
+                .current_dir(&out_dir)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&o.stdout).into_owned()
+                + &String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{case}\n{fixed}\n{text}");
+            assert!(text.contains("EXT k"), "{text}");
+        }
+    }
+    // Neighbours: no stop in the failing branch, and a use that is no truth test.
+    for case in [
+        "if CUDA_HOME:\n    ext = CUDAExtension('k', ['k.cu'])\nelse:\n    ext = CppExtension('k', ['k.cpp'])\n",
+        "if os.path.exists(CUDA_HOME):\n    ext = CUDAExtension('k', ['k.cu'])\nelse:\n    raise RuntimeError('x')\n",
+        "if CUDA_HOME or os.environ.get('ROCM_PATH'):\n    ext = CUDAExtension('k', ['k.cu'])\nelse:\n    raise RuntimeError('x')\n",
+    ] {
+        let setup = format!("{head}{case}{tail}");
+        let (_, _, err, _) =
+            cli_convert_in(&[("setup.py", setup.as_str()), ("k.cu", PLAIN)], "6.2", &[]);
+        assert!(
+            !reports(&err, "B008").iter().any(|l| l.starts_with("error")),
+            "{case}\n{err}"
+        );
+    }
+}

@@ -1192,7 +1192,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   An `if ... CUDA_HOME is not None:` whose `else:` raises or exits (or an `if CUDA_HOME is\n\
                   None:` whose block does) is an error: CUDA_HOME is None on ROCm PyTorch without a CUDA\n\
                   toolkit, so the build always stops. --fix tests `(CUDA_HOME is not None or ROCM_HOME is\n\
-                  not None)` there, with ROCM_HOME imported from torch.utils.cpp_extension.\n\
+                  not None)` there, with ROCM_HOME imported from torch.utils.cpp_extension. The truth\n\
+                  tests (`if CUDA_HOME:` with such an else, `if not CUDA_HOME: raise`) are the same error;\n\
+                  --fix tests `(CUDA_HOME or ROCM_HOME)` / `not (CUDA_HOME or ROCM_HOME)`.\n\
                   NVIDIA's tools a Makefile recipe or CMake custom command runs (nvprof, nsys, ncu,\n\
                   cuda-memcheck, compute-sanitizer, cuda-gdb) are not on a ROCm machine: the finding\n\
                   names ROCm's (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer with xnack+\n\
