@@ -134,6 +134,37 @@ fn guards_of_a_removed_library_variable_go() {
     }
 }
 
+/// V19-f: a foreach that adds one quoted `-gencode=arch=...,code=...` element per iteration
+/// gives, with two targets, the list `--offload-arch=gfx90a;--offload-arch=gfx1030` (cmake
+/// prints it), not elements with a space inside.
+#[test]
+fn quoted_gencode_list_element_in_a_foreach() {
+    let cm = cmake_file(
+        "foreach(cc 70 80)\n  set(ARCH_LIST ${ARCH_LIST} \"-gencode=arch=compute_${cc},code=sm_${cc}\")\nendforeach()\n\
+         foreach(cc 70 80)\n  list(APPEND ARCH_APP \"-gencode=arch=compute_${cc},code=sm_${cc}\")\nendforeach()\n\
+         add_executable(app k.cu)\ntarget_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${ARCH_LIST}>)\n\
+         message(STATUS \"LIST=[${ARCH_LIST}]\")\nmessage(STATUS \"APP=[${ARCH_APP}]\")\n",
+    );
+    let (tmp, _, _, out) =
+        cli_convert_in(&[("CMakeLists.txt", &cm), ("k.cu", PLAIN)], "5.2.3", &[]);
+    let out = &out[0];
+    assert!(
+        !out.contains("\"--offload-arch=gfx90a --offload-arch=gfx1030\""),
+        "{out}"
+    );
+    if let Some((ok, text)) = cmake_configure(tmp.path()) {
+        assert!(ok, "{text}\n{out}");
+        assert!(
+            text.contains("LIST=[--offload-arch=gfx90a;--offload-arch=gfx1030]"),
+            "{text}\n{out}"
+        );
+        assert!(
+            text.contains("APP=[--offload-arch=gfx90a;--offload-arch=gfx1030]"),
+            "{text}\n{out}"
+        );
+    }
+}
+
 /// A fake `torch.utils.cpp_extension` of a ROCm PyTorch: CUDA_HOME None, ROCM_HOME set, and
 /// extensions that record their name.
 const FAKE_EXT: &str = "CUDA_HOME = None\nROCM_HOME = '/opt/rocm'\n\

@@ -567,6 +567,20 @@ fn loop_arch_flags_once(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             .take_while(|c| c.is_ascii_whitespace())
             .collect();
         let joined = flags.join(" ");
+        // V19-f: a quoted list element that is one `-gencode=arch=...,code=...` word became
+        // one element holding every target (`"--offload-arch=gfx90a --offload-arch=gfx1030"`),
+        // which `list(REMOVE_ITEM)` cannot match: the targets become elements of their own.
+        if list && flags.len() > 1 {
+            let first = if cmd.name == "set" { 1 } else { 2 };
+            for a in cmd.args.iter().skip(first).filter(|a| {
+                a.quoted
+                    && a.text.contains(&var)
+                    && !a.text.trim().contains(char::is_whitespace)
+                    && (a.text.contains("arch=") || a.text.contains("sm_"))
+            }) {
+                sink.edit_over(a.start, a.end, joined.clone(), B_ARCH.id);
+            }
+        }
         let text = if list {
             format!("\n{indent}# hipport: the loop added the AMD targets once per iteration.\n{indent}list(REMOVE_ITEM {name} {joined})\n{indent}list(APPEND {name} {joined})")
         } else {
