@@ -134,6 +134,25 @@ fn guards_of_a_removed_library_variable_go() {
     }
 }
 
+/// A link command all of whose libraries went is no longer left as
+/// `target_link_libraries(f PRIVATE)`; one that keeps a library keeps its other items.
+#[test]
+fn emptied_link_commands_go() {
+    let cm = cmake_file(
+        "find_library(DNN_LIB NAMES cudnn)\nadd_executable(f k.cu)\nadd_executable(g k.cu)\n\
+         target_link_libraries(f PRIVATE ${DNN_LIB})\n\
+         target_link_libraries(g PUBLIC ${DNN_LIB} m)\n",
+    );
+    let (tmp, _, _, out) =
+        cli_convert_in(&[("CMakeLists.txt", &cm), ("k.cu", PLAIN)], "5.2.3", &[]);
+    let out = &out[0];
+    assert!(!out.contains("target_link_libraries(f"), "{out}");
+    assert!(out.contains("target_link_libraries(g PUBLIC m)"), "{out}");
+    if let Some((ok, text)) = cmake_configure(tmp.path()) {
+        assert!(ok, "{text}\n{out}");
+    }
+}
+
 /// V19-f: a foreach that adds one quoted `-gencode=arch=...,code=...` element per iteration
 /// gives, with two targets, the list `--offload-arch=gfx90a;--offload-arch=gfx1030` (cmake
 /// prints it), not elements with a space inside.

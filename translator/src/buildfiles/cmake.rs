@@ -1797,10 +1797,16 @@ fn nccl_package(st: &State, sink: &mut Sink, cmd: &Command) {
 /// A command that passes options (`target_compile_options`, `add_link_options`, ...) all of
 /// whose options were removed goes away: `target_compile_options(t)` without a scope and an
 /// option is an error, and one with a scope alone does nothing.
+///
+/// So does a link command all of whose libraries went (`target_link_libraries(f PRIVATE
+/// ${CUDNN_LIB})` once the `find_library()` went, see [`find_library_names`]): what is left,
+/// `target_link_libraries(f PRIVATE)`, links nothing.
 fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
-    let skip = match cmd.name.as_str() {
-        "target_compile_options" | "target_link_options" => 1,
-        "add_compile_options" | "add_link_options" => 0,
+    let (skip, rule) = match cmd.name.as_str() {
+        "target_compile_options" | "target_link_options" => (1, B_FLAG_DROPPED.id),
+        "add_compile_options" | "add_link_options" => (0, B_FLAG_DROPPED.id),
+        "target_link_libraries" => (1, B_LIB_MAPPED.id),
+        "link_libraries" => (0, B_LIB_MAPPED.id),
         _ => return,
     };
     let mut items = cmd.args.iter().skip(skip).filter(|a| {
@@ -1808,7 +1814,16 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
             || a.quoted
             || !matches!(
                 a.text.as_str(),
-                "PRIVATE" | "PUBLIC" | "INTERFACE" | "BEFORE"
+                "PRIVATE"
+                    | "PUBLIC"
+                    | "INTERFACE"
+                    | "BEFORE"
+                    | "LINK_PRIVATE"
+                    | "LINK_PUBLIC"
+                    | "LINK_INTERFACE_LIBRARIES"
+                    | "debug"
+                    | "optimized"
+                    | "general"
             )
     });
     let mut any = false;
@@ -1818,7 +1833,7 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
     });
     if any && all_removed {
         let (s, e) = command_line(src, cmd);
-        sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+        sink.edit_over(s, e, "", rule);
     }
 }
 
