@@ -260,3 +260,31 @@ fn cuda_home_truth_tests_stop_the_build() {
         );
     }
 }
+
+/// R46-1: the B005 of NVML, nvJPEG and NPP names what ROCm offers, and the NPP libraries of one
+/// file are one error.
+#[test]
+fn unported_libraries_name_rocm_offers_once() {
+    // A source that uses the three, so that their links stay.
+    let uses = "#include <nvml.h>\n#include <nvjpeg.h>\n#include <npp.h>\n\
+                int main() { nvmlInit(); nvjpegHandle_t h; NppiSize s; (void)h; (void)s; return 0; }\n";
+    let mk = "app: m.cpp\n\tg++ m.cpp -o app -lnvidia-ml -lnvjpeg -lnppc -lnppif -lnppig\n";
+    let (_, _, err, _) = cli_convert_in(&[("Makefile", mk), ("m.cpp", uses)], "6.2", &[]);
+    let b005 = reports(&err, "B005");
+    assert_eq!(b005.len(), 3, "{err}");
+    assert!(err.contains("AMD SMI (`amd_smi/amdsmi.h`"), "{err}");
+    assert!(err.contains("rocm_smi64"), "{err}");
+    assert!(err.contains("rocJPEG (`rocjpeg/rocjpeg.h`"), "{err}");
+    assert!(err.contains("ROCm has no NPP library"), "{err}");
+    let npp: Vec<&&str> = b005.iter().filter(|l| l.contains("nppc")).collect();
+    assert_eq!(npp.len(), 1, "{err}");
+    assert!(npp[0].contains("`nppif` (line 2)"), "{err}");
+    assert!(npp[0].contains("`nppig` (line 2)"), "{err}");
+    // CMake's imported targets too.
+    let cm = cmake_file("find_package(CUDAToolkit REQUIRED)\nadd_executable(f k.cu)\ntarget_link_libraries(f PRIVATE CUDA::nppc CUDA::nppisu\n  CUDA::nppif)\n");
+    let (_, _, err, _) = cli_convert_in(&[("CMakeLists.txt", &cm), ("k.cu", uses)], "6.2", &[]);
+    let b005 = reports(&err, "B005");
+    assert_eq!(b005.len(), 1, "{err}");
+    assert!(b005[0].contains("`CUDA::nppisu` (line 5)"), "{err}");
+    assert!(b005[0].contains("`CUDA::nppif` (line 6)"), "{err}");
+}

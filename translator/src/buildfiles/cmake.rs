@@ -4473,7 +4473,13 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     B_LIB_UNMAPPED,
                     base + pos,
                     format!("{target} has no HIP counterpart"),
-                    Some("remove the dependency or port the code that uses it".into()),
+                    Some(
+                        flags::rocm_offer(target)
+                            .map_or("remove the dependency or port the code that uses it", |o| {
+                                o.1
+                            })
+                            .into(),
+                    ),
                 ),
             }
         }

@@ -1089,7 +1089,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA library with no HIP counterpart",
         explain: "Libraries such as nvJPEG, NPP, cuFile or NVML have no HIP wrapper that hipport knows of.\n\
                   The reference is left in place and the link fails on ROCm until the code using it is\n\
-                  ported or removed. It is also reported for a library the target HIP release does\n\
+                  ported or removed. Its help names what ROCm offers where it has a library of another\n\
+                  API: AMD SMI (amd_smi/amdsmi.h, -lamd_smi) or, on older ROCm, ROCm SMI (rocm_smi/\n\
+                  rocm_smi.h, -lrocm_smi64) for NVML; rocJPEG (ROCm 6.3 and later, decode only) for\n\
+                  nvJPEG; RPP (rpp.h, -lrpp) for much of NPP's image part. NPP's libraries (nppc, nppif,\n\
+                  nppig, ...) are one error per file, which lists the others with their lines.\n\
+                  It is also reported for a library the target HIP release does\n\
                   not ship yet (cuBLASLt's hipBLASLt first shipped in ROCm 5.5): the name stays (in\n\
                   CMake, Makefiles and setup.py), and CMake gets no find_package() for it, since that\n\
                   release cannot find the package; target the release that ships it with --hip-version.",
