@@ -288,3 +288,51 @@ fn unported_libraries_name_rocm_offers_once() {
     assert!(b005[0].contains("`CUDA::nppisu` (line 5)"), "{err}");
     assert!(b005[0].contains("`CUDA::nppif` (line 6)"), "{err}");
 }
+
+/// R44-d's rest: Windows scripts (.bat, .cmd, .ps1) that run nvcc, itself or through a
+/// variable, get a B008 warning that names the line; the file is copied as it is. A script that
+/// runs no nvcc gets nothing.
+#[test]
+fn windows_scripts_running_nvcc_are_reported() {
+    let bat =
+        "@echo off\r\nREM nvcc is not run here\r\nset NVCC=\"%CUDA_PATH%\\bin\\nvcc.exe\"\r\n\
+               nvcc -O2 -gencode arch=compute_70,code=sm_70 -o k.exe k.cu\r\n\
+               %NVCC% -c k.cu\r\ncall \"%CUDA_PATH%\\bin\\NVCC.EXE\" --version\r\n";
+    let ps1 = "# build\n$nvcc = \"$env:CUDA_PATH\\bin\\nvcc.exe\"\n& $nvcc -O2 -c k.cu\n& \"C:\\CUDA\\bin\\nvcc.exe\" -o k.exe k.cu\nWrite-Host done\n";
+    let cmd = "cl /c host.cpp\nnvcc.exe -arch=sm_80 k.cu\n";
+    let quiet = "@echo off\r\ncl /c host.cpp\r\n";
+    let files = [
+        ("build.bat", bat),
+        ("build.ps1", ps1),
+        ("make.cmd", cmd),
+        ("clean.bat", quiet),
+        ("k.cu", PLAIN),
+    ];
+    let (_, _, err, out) = cli_convert_in(&files, "6.2", &[]);
+    // Each B008 with the `--> file:line` under it.
+    let lines: Vec<&str> = err.lines().collect();
+    let b008: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("[B008]") && !l.starts_with(' '))
+        .map(|(i, l)| format!("{l} {}", lines.get(i + 1).unwrap_or(&"")))
+        .collect();
+    let at = |file: &str| -> Vec<&String> {
+        b008.iter()
+            .filter(|l| l.contains(&format!("{file}:")))
+            .collect()
+    };
+    assert_eq!(at("build.bat").len(), 3, "{err}");
+    assert!(err.contains("build.bat:4"), "{err}");
+    assert!(
+        err.contains("line 4), which a ROCm machine does not have"),
+        "{err}"
+    );
+    assert!(err.contains("through NVCC here"), "{err}");
+    assert_eq!(at("build.ps1").len(), 2, "{err}");
+    assert!(err.contains("through nvcc here"), "{err}");
+    assert_eq!(at("make.cmd").len(), 1, "{err}");
+    assert!(at("clean.bat").is_empty(), "{err}");
+    assert_eq!(out[0], bat);
+    assert_eq!(out[1], ps1);
+}

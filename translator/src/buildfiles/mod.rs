@@ -54,7 +54,8 @@ pub enum BuildKind {
     /// A Meson build (`meson.build`): its CUDA is reported, not converted.
     Meson,
     /// A shell build script (`build.sh`, `*.bash`): its command lines that run nvcc are
-    /// converted as a Makefile's recipe lines are.
+    /// converted as a Makefile's recipe lines are. A Windows script (`*.bat`, `*.cmd`, `*.ps1`)
+    /// has those lines reported.
     Shell,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
@@ -89,6 +90,8 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         _ if name.ends_with(".py") => Some(BuildKind::Python),
         _ if is_makefile_name(name) => Some(BuildKind::Makefile),
         _ if name.ends_with(".sh") || name.ends_with(".bash") => Some(BuildKind::Shell),
+        // R44-d's rest: Windows scripts, whose nvcc lines are reported.
+        _ if shell::is_windows_script(name) => Some(BuildKind::Shell),
         _ => None,
     }
 }
@@ -1193,7 +1196,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   set_executable('compiler_so', ...) for .cu sources (npcuda-example) is converted to look\n\
                   for hipcc (B012); where its shape is not certain, the lookup is reported: the build runs\n\
                   nvcc and was not converted. A shell build script's line that runs nvcc through a\n\
-                  variable ($NVCC), or that its conversion leaves running nvcc, is reported too.\n\
+                  variable ($NVCC), or that its conversion leaves running nvcc, is reported too, as is\n\
+                  each line of a Windows script (.bat, .cmd, .ps1) that runs nvcc (itself, %NVCC%,\n\
+                  $env:NVCC): those scripts are not converted.\n\
                   An `if ... CUDA_HOME is not None:` whose `else:` raises or exits (or an `if CUDA_HOME is\n\
                   None:` whose block does) is an error: CUDA_HOME is None on ROCm PyTorch without a CUDA\n\
                   toolkit, so the build always stops. --fix tests `(CUDA_HOME is not None or ROCM_HOME is\n\
