@@ -567,6 +567,20 @@ fn loop_arch_flags_once(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             .take_while(|c| c.is_ascii_whitespace())
             .collect();
         let joined = flags.join(" ");
+        // V19-f: a quoted list element that is one `-gencode=arch=...,code=...` word became
+        // one element holding every target (`"--offload-arch=gfx90a --offload-arch=gfx1030"`),
+        // which `list(REMOVE_ITEM)` cannot match: the targets become elements of their own.
+        if list && flags.len() > 1 {
+            let first = if cmd.name == "set" { 1 } else { 2 };
+            for a in cmd.args.iter().skip(first).filter(|a| {
+                a.quoted
+                    && a.text.contains(&var)
+                    && !a.text.trim().contains(char::is_whitespace)
+                    && (a.text.contains("arch=") || a.text.contains("sm_"))
+            }) {
+                sink.edit_over(a.start, a.end, joined.clone(), B_ARCH.id);
+            }
+        }
         let text = if list {
             format!("\n{indent}# hipport: the loop added the AMD targets once per iteration.\n{indent}list(REMOVE_ITEM {name} {joined})\n{indent}list(APPEND {name} {joined})")
         } else {
@@ -849,6 +863,7 @@ fn translate_keeping(
     if nvcc_flags_dead(&st) {
         drop_emptied_ifs(src, sink, &cmds);
     }
+    drop_dropped_library_guards(src, sink, &cmds, &st.dropped_library_vars);
     // The block must come before the first target compiled from CUDA sources: `link_libraries()`
     // reaches only the targets made after it, and `find_package(CUDAToolkit)` may follow the
     // targets (its imported targets resolve at generate time). A target made before the block
@@ -1782,10 +1797,16 @@ fn nccl_package(st: &State, sink: &mut Sink, cmd: &Command) {
 /// A command that passes options (`target_compile_options`, `add_link_options`, ...) all of
 /// whose options were removed goes away: `target_compile_options(t)` without a scope and an
 /// option is an error, and one with a scope alone does nothing.
+///
+/// So does a link command all of whose libraries went (`target_link_libraries(f PRIVATE
+/// ${CUDNN_LIB})` once the `find_library()` went, see [`find_library_names`]): what is left,
+/// `target_link_libraries(f PRIVATE)`, links nothing.
 fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
-    let skip = match cmd.name.as_str() {
-        "target_compile_options" | "target_link_options" => 1,
-        "add_compile_options" | "add_link_options" => 0,
+    let (skip, rule) = match cmd.name.as_str() {
+        "target_compile_options" | "target_link_options" => (1, B_FLAG_DROPPED.id),
+        "add_compile_options" | "add_link_options" => (0, B_FLAG_DROPPED.id),
+        "target_link_libraries" => (1, B_LIB_MAPPED.id),
+        "link_libraries" => (0, B_LIB_MAPPED.id),
         _ => return,
     };
     let mut items = cmd.args.iter().skip(skip).filter(|a| {
@@ -1793,7 +1814,16 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
             || a.quoted
             || !matches!(
                 a.text.as_str(),
-                "PRIVATE" | "PUBLIC" | "INTERFACE" | "BEFORE"
+                "PRIVATE"
+                    | "PUBLIC"
+                    | "INTERFACE"
+                    | "BEFORE"
+                    | "LINK_PRIVATE"
+                    | "LINK_PUBLIC"
+                    | "LINK_INTERFACE_LIBRARIES"
+                    | "debug"
+                    | "optimized"
+                    | "general"
             )
     });
     let mut any = false;
@@ -1803,7 +1833,7 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
     });
     if any && all_removed {
         let (s, e) = command_line(src, cmd);
-        sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+        sink.edit_over(s, e, "", rule);
     }
 }
 
@@ -2726,6 +2756,54 @@ const FIND_LIBRARY_KEYWORDS: &[&str] = &[
     "NO_CMAKE_FIND_ROOT_PATH",
 ];
 
+/// V19-a: the names a `find_library()` looks for, read as CMake reads them (cmFindBase): the
+/// arguments after the variable and after each `NAMES` are names until another keyword (`PATHS
+/// ...`, `HINTS ...`, `NO_DEFAULT_PATH`, in any order); with no keyword at all only the first
+/// is a name (the short form `find_library(VAR name path...)`, whose others are paths).
+fn find_library_args(args: &[Arg]) -> Vec<&Arg> {
+    let is_keyword = |a: &Arg| !a.quoted && FIND_LIBRARY_KEYWORDS.contains(&a.text.as_str());
+    let rest = args.get(1..).unwrap_or_default();
+    if !rest.iter().any(is_keyword) {
+        return rest.iter().take(1).collect();
+    }
+    let mut names = Vec::new();
+    let mut naming = true;
+    let mut skip_value = false;
+    for a in rest {
+        if skip_value {
+            skip_value = false;
+        } else if is_keyword(a) {
+            naming = a.text == "NAMES";
+            // `ENV X` (of PATHS/HINTS), `DOC "..."`, `REGISTRY_VIEW v`, `VALIDATOR f` take one
+            // value each, never a name.
+            skip_value = matches!(
+                a.text.as_str(),
+                "ENV" | "DOC" | "REGISTRY_VIEW" | "VALIDATOR"
+            );
+        } else if naming {
+            names.push(a);
+        }
+    }
+    names
+}
+
+/// V19-a: the library a `find_library()` name stands for: CMake looks a name up as given and as
+/// `lib<name>.so` / `<name>.lib`, so `libcudnn`, `libcudnn.so.8` and `cudnn.lib` all find
+/// cuDNN.
+fn library_file_stem(name: &str) -> &str {
+    let mut n = name;
+    for ext in [".so", ".a", ".dylib", ".lib", ".dll"] {
+        if let Some(p) = n.find(ext).filter(|&p| {
+            let after = &n[p + ext.len()..];
+            p > 0 && (after.is_empty() || (ext == ".so" && after.starts_with('.')))
+        }) {
+            n = &n[..p];
+            break;
+        }
+    }
+    n.strip_prefix("lib").filter(|s| !s.is_empty()).unwrap_or(n)
+}
+
 /// `find_library(VAR name ...)` / `find_library(VAR NAMES a b ...)` of a CUDA library (xmrig-cuda's
 /// `find_library(CUDA_LIB cuda ...)` and `find_library(CUDA_NVRTC_LIB nvrtc ...)`): each name
 /// becomes the HIP library's (`cuda` and `cudart` `amdhip64`, `nvrtc` `hiprtc` or `amdhip64` by
@@ -2734,12 +2812,10 @@ const FIND_LIBRARY_KEYWORDS: &[&str] = &[
 /// error (B005), as is one the target release does not ship yet.
 fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
     let args = &cmd.args;
-    let is_keyword = |a: &Arg| !a.quoted && FIND_LIBRARY_KEYWORDS.contains(&a.text.as_str());
-    let names: Vec<&Arg> = match args.get(1) {
-        Some(a) if arg_is(a, "NAMES") => args[2..].iter().take_while(|a| !is_keyword(a)).collect(),
-        Some(a) if !is_keyword(a) => vec![a],
-        _ => return,
-    };
+    let names = find_library_args(args);
+    if names.is_empty() {
+        return;
+    }
     let var = args.first().map_or("", |a| a.text.as_str());
     // V18-b: every name a library no source uses (see [`flags::unused_library`]): the command
     // goes, and with it the variable's links (see [`dropped_library_link`]), which would
@@ -2748,7 +2824,7 @@ fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
         .iter()
         .filter_map(|a| {
             (!a.bracket)
-                .then(|| flags::unused_library(&a.text, st.opts))
+                .then(|| flags::unused_library(library_file_stem(&a.text), st.opts))
                 .flatten()
         })
         .collect();
@@ -4397,7 +4473,13 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     B_LIB_UNMAPPED,
                     base + pos,
                     format!("{target} has no HIP counterpart"),
-                    Some("remove the dependency or port the code that uses it".into()),
+                    Some(
+                        flags::rocm_offer(target)
+                            .map_or("remove the dependency or port the code that uses it", |o| {
+                                o.1
+                            })
+                            .into(),
+                    ),
                 ),
             }
         }
@@ -4914,6 +4996,208 @@ fn fatal_in_taken_branch(cmds: &[Command], i: usize, taken: bool) -> Option<&Com
                 .first()
                 .is_some_and(|a| matches!(a.text.as_str(), "FATAL_ERROR" | "SEND_ERROR"))
     })
+}
+
+/// V19-b: the guards of a variable whose `find_library()` went (see [`find_library_names`]):
+/// `if(NOT CUDNN_LIB) message(FATAL_ERROR ...)` (or the `else()` of `if(CUDNN_LIB)`) now stops
+/// every configure step, as the variable is never set. Where the test surely takes such a
+/// branch with the variable unset (see [`unset_test`]), its `message(FATAL_ERROR|SEND_ERROR)`
+/// goes, and the whole `if() ... endif()` where nothing else was in it.
+fn drop_dropped_library_guards(
+    src: &str,
+    sink: &mut Sink,
+    cmds: &[Command],
+    vars: &BTreeSet<String>,
+) {
+    if vars.is_empty() {
+        return;
+    }
+    for i in 0..cmds.len() {
+        if cmds[i].name != "if" {
+            continue;
+        }
+        let mut header = i;
+        // Every condition before this branch is known to be false.
+        let mut reached = true;
+        loop {
+            let c = &cmds[header];
+            let taken = if c.name == "else" {
+                Some(true)
+            } else {
+                unset_test(&c.args, vars)
+            };
+            let (end, direct) = branch(cmds, header);
+            if reached && taken == Some(true) {
+                let mut dropped = false;
+                for j in direct.iter().copied() {
+                    let m = &cmds[j];
+                    let fatal = m.name == "message"
+                        && m.args.first().is_some_and(|a| {
+                            !a.quoted && matches!(a.text.as_str(), "FATAL_ERROR" | "SEND_ERROR")
+                        });
+                    if !fatal {
+                        continue;
+                    }
+                    let (s, e) = command_line(src, m);
+                    if sink.edit_over(s, e, "", B_LIB_MAPPED.id) {
+                        dropped = true;
+                        let line = src[..cmds[i].start].matches('\n').count() + 1;
+                        let names: Vec<&str> = vars
+                            .iter()
+                            .map(String::as_str)
+                            .filter(|v| {
+                                cmds[i..=header]
+                                    .iter()
+                                    .any(|h| h.args.iter().any(|a| mentions_var(&a.text, v)))
+                            })
+                            .collect();
+                        sink.diag_as(
+                            B_LIB_MAPPED,
+                            crate::diag::Severity::Note,
+                            m.start,
+                            format!(
+                                "message({}) removed: the test on line {line} stops the configure step when {} is unset, and the port removed its find_library(), as no source in the tree uses that library",
+                                m.args[0].text,
+                                names.join(", ")
+                            ),
+                            Some("a source that calls that library's API needs the find_library() and this test back".into()),
+                        );
+                    }
+                }
+                // An `if()` with no other branch, left empty: it goes whole.
+                if dropped
+                    && header == i
+                    && end.is_some_and(|e| cmds[e].name == "endif")
+                    && direct
+                        .iter()
+                        .all(|&j| sink.removed(cmds[j].start, cmds[j].end))
+                {
+                    let (s, _) = command_line(src, &cmds[i]);
+                    let (_, e) = command_line(src, &cmds[end.unwrap_or(i)]);
+                    sink.edit_over(s, e, "", B_LIB_MAPPED.id);
+                }
+            }
+            reached &= taken == Some(false);
+            match end {
+                Some(e) if cmds[e].name != "endif" && reached => header = e,
+                _ => break,
+            }
+        }
+    }
+}
+
+/// Whether `text` (an `if()` argument) names variable `var`: `VAR`, `${VAR}`, `"${VAR}"`.
+fn mentions_var(text: &str, var: &str) -> bool {
+    text == var || text == format!("${{{var}}}")
+}
+
+/// V19-b: the outcome of an `if()`/`elseif()` condition where the variables `unset` are not set
+/// (Kleene logic: `None` where it depends on anything else). A variable, its `${}` value
+/// (empty), `DEFINED` and `EXISTS` of it are false; `NOT`, `AND`, `OR` combine, in CMake's
+/// order. A comparison, a parenthesis or any other test is unknown.
+fn unset_test(args: &[Arg], unset: &BTreeSet<String>) -> Option<bool> {
+    if args.is_empty()
+        || args
+            .iter()
+            .any(|a| a.bracket || (!a.quoted && (a.text.contains('(') || a.text.contains(')'))))
+    {
+        return None;
+    }
+    const UNARY: &[&str] = &[
+        "DEFINED",
+        "EXISTS",
+        "COMMAND",
+        "POLICY",
+        "TARGET",
+        "TEST",
+        "IS_DIRECTORY",
+        "IS_SYMLINK",
+        "IS_ABSOLUTE",
+        "IS_READABLE",
+        "IS_WRITABLE",
+        "IS_EXECUTABLE",
+    ];
+    const BINARY: &[&str] = &[
+        "STREQUAL",
+        "STRLESS",
+        "STRGREATER",
+        "STRLESS_EQUAL",
+        "STRGREATER_EQUAL",
+        "EQUAL",
+        "LESS",
+        "GREATER",
+        "LESS_EQUAL",
+        "GREATER_EQUAL",
+        "MATCHES",
+        "VERSION_LESS",
+        "VERSION_GREATER",
+        "VERSION_EQUAL",
+        "VERSION_LESS_EQUAL",
+        "VERSION_GREATER_EQUAL",
+        "IN_LIST",
+        "IS_NEWER_THAN",
+        "PATH_EQUAL",
+    ];
+    let kw = |a: &Arg, k: &str| !a.quoted && a.text == k;
+    let is_unset = |a: &Arg| {
+        unset
+            .iter()
+            .any(|v| mentions_var(&a.text, v) && !(a.quoted && a.text == *v))
+    };
+    // The terms, each with the NOTs before it, split by AND/OR.
+    let mut ors: Vec<Option<bool>> = Vec::new();
+    let mut and: Option<bool> = Some(true);
+    let mut i = 0;
+    while i < args.len() {
+        let mut negate = false;
+        while args.get(i).is_some_and(|a| kw(a, "NOT")) {
+            negate = !negate;
+            i += 1;
+        }
+        let a = args.get(i)?;
+        let term = if !a.quoted && UNARY.contains(&a.text.as_str()) {
+            let operand = args.get(i + 1)?;
+            i += 2;
+            match a.text.as_str() {
+                "DEFINED" if !operand.quoted && unset.contains(&operand.text) => Some(false),
+                "EXISTS" if is_unset(operand) && operand.text.starts_with("${") => Some(false),
+                _ => None,
+            }
+        } else if args
+            .get(i + 1)
+            .is_some_and(|b| !b.quoted && BINARY.contains(&b.text.as_str()))
+        {
+            i += 3;
+            None
+        } else {
+            i += 1;
+            is_unset(a).then_some(false)
+        };
+        let term = term.map(|t| t != negate);
+        and = match (and, term) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        };
+        match args.get(i) {
+            Some(a) if kw(a, "AND") => i += 1,
+            Some(a) if kw(a, "OR") => {
+                ors.push(and);
+                and = Some(true);
+                i += 1;
+            }
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    ors.push(and);
+    if ors.contains(&Some(true)) {
+        Some(true)
+    } else if ors.iter().all(|&t| t == Some(false)) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// R33-1: an `if()` whose branches only set a dead `CUDA_NVCC_FLAGS` (see

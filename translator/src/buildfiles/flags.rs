@@ -465,15 +465,53 @@ pub(crate) fn map_library_name(
             Some("port the inference code by hand (ROCm's inference engine, MIGraphX, has its own API) or keep this target on NVIDIA".to_string()),
         ));
     }
-    if UNMAPPED_LIBRARIES.contains(&name) || name.starts_with("npp") && name.len() <= 7 {
+    if UNMAPPED_LIBRARIES.contains(&name) || is_npp(name) {
         return Some((
             Action::Replace(vec![name.to_string()]),
             B_LIB_UNMAPPED,
             format!("CUDA library `{name}` has no HIP counterpart"),
-            Some("remove the dependency or port the code that uses it by hand".to_string()),
+            Some(
+                rocm_offer(name)
+                    .map_or(
+                        "remove the dependency or port the code that uses it by hand",
+                        |o| o.1,
+                    )
+                    .to_string(),
+            ),
         ));
     }
     None
+}
+
+/// Whether a link name is one of NPP's libraries (`nppc`, `nppif`, `nppig`, `npps`, ...).
+pub(crate) fn is_npp(name: &str) -> bool {
+    name.starts_with("npp") && name.len() <= 7 && name[3..].bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// R46-1: what ROCm offers for a CUDA library with no HIP port, by family (NVML, nvJPEG,
+/// NPP): the family's name and the help of its B005. The same facts as `hipport explain` of
+/// the family's header (nvml.h, nvjpeg.h, npp.h): AMD SMI's library is libamd_smi, ROCm SMI's
+/// librocm_smi64 (ROCm SMI's docs plan its deprecation in favour of AMD SMI); rocJPEG's README
+/// asks for ROCm 6.3.0 or later and its API is titled "AMD ROCm JPEG Decode API"; RPP ships
+/// librpp.
+pub(crate) fn rocm_offer(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = name.strip_prefix("CUDA::").unwrap_or(name);
+    let name = name.strip_suffix("_static").unwrap_or(name);
+    Some(match name {
+        "nvml" | "nvidia-ml" => (
+            "NVML",
+            "ROCm has no NVML; port the calls to AMD SMI (`amd_smi/amdsmi.h`, `amdsmi_*`, link `amd_smi`; ROCm SMI's docs recommend migrating to AMD SMI) or, on older ROCm, to ROCm SMI (`rocm_smi/rocm_smi.h`, `rsmi_*`, link `rocm_smi64`): both have APIs of their own, not NVML's",
+        ),
+        "nvjpeg" => (
+            "nvJPEG",
+            "ROCm has no nvJPEG; rocJPEG (`rocjpeg/rocjpeg.h`, link `rocjpeg`, ROCm 6.3 and later) decodes JPEG with an API of its own (`rocJpegCreate`, `rocJpegDecode`); it only decodes, so nvJPEG's encoder (`nvjpegEncode*`) has no ROCm counterpart",
+        ),
+        n if is_npp(n) => (
+            "NPP",
+            "ROCm has no NPP library; AMD's ROCm Performance Primitives (RPP: `rpp.h`, `rppi_*`, link `rpp`) cover much of NPP's image part with an API of their own; otherwise write the kernels",
+        ),
+        _ => return None,
+    })
 }
 
 /// HIP libraries whose functions older releases ship inside another library, with the first

@@ -54,7 +54,8 @@ pub enum BuildKind {
     /// A Meson build (`meson.build`): its CUDA is reported, not converted.
     Meson,
     /// A shell build script (`build.sh`, `*.bash`): its command lines that run nvcc are
-    /// converted as a Makefile's recipe lines are.
+    /// converted as a Makefile's recipe lines are. A Windows script (`*.bat`, `*.cmd`, `*.ps1`)
+    /// has those lines reported.
     Shell,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
@@ -89,6 +90,8 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         _ if name.ends_with(".py") => Some(BuildKind::Python),
         _ if is_makefile_name(name) => Some(BuildKind::Makefile),
         _ if name.ends_with(".sh") || name.ends_with(".bash") => Some(BuildKind::Shell),
+        // R44-d's rest: Windows scripts, whose nvcc lines are reported.
+        _ if shell::is_windows_script(name) => Some(BuildKind::Shell),
         _ => None,
     }
 }
@@ -1065,7 +1068,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   NPP, nvJPEG, ...) is dropped with a note: a link name, a CUDA:: target, a FindCUDA\n\
                   variable such as ${CUDA_cublasLt_LIBRARY}, a Makefile -l flag, setup.py's libraries=\n\
                   (and find_package(NCCL) with NCCL), a CMake find_library(VAR cudnn) whose every name is\n\
-                  such a library, with the links of ${VAR}. cudart is dropped because hipcc links the HIP\n\
+                  such a library (NAMES, file names such as libcudnn.so, PATHS/HINTS in any order), with\n\
+                  the links of ${VAR} and the `message(FATAL_ERROR)` of a guard that would now always\n\
+                  stop the configure step (`if(NOT VAR)`). cudart is dropped because hipcc links the HIP\n\
                   runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
                   ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host, and\n\
                   CUDA::nvrtc hip::host before HIP 6.0 (libamdhip64 holds hipRTC) and hiprtc::hiprtc\n\
@@ -1087,7 +1092,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA library with no HIP counterpart",
         explain: "Libraries such as nvJPEG, NPP, cuFile or NVML have no HIP wrapper that hipport knows of.\n\
                   The reference is left in place and the link fails on ROCm until the code using it is\n\
-                  ported or removed. It is also reported for a library the target HIP release does\n\
+                  ported or removed. Its help names what ROCm offers where it has a library of another\n\
+                  API: AMD SMI (amd_smi/amdsmi.h, -lamd_smi) or, on older ROCm, ROCm SMI (rocm_smi/\n\
+                  rocm_smi.h, -lrocm_smi64) for NVML; rocJPEG (ROCm 6.3 and later, decode only) for\n\
+                  nvJPEG; RPP (rpp.h, -lrpp) for much of NPP's image part. NPP's libraries (nppc, nppif,\n\
+                  nppig, ...) are one error per file, which lists the others with their lines.\n\
+                  It is also reported for a library the target HIP release does\n\
                   not ship yet (cuBLASLt's hipBLASLt first shipped in ROCm 5.5): the name stays (in\n\
                   CMake, Makefiles and setup.py), and CMake gets no find_package() for it, since that\n\
                   release cannot find the package; target the release that ships it with --hip-version.",
@@ -1186,11 +1196,15 @@ pub const DIAGS: &[DiagInfo] = &[
                   set_executable('compiler_so', ...) for .cu sources (npcuda-example) is converted to look\n\
                   for hipcc (B012); where its shape is not certain, the lookup is reported: the build runs\n\
                   nvcc and was not converted. A shell build script's line that runs nvcc through a\n\
-                  variable ($NVCC), or that its conversion leaves running nvcc, is reported too.\n\
+                  variable ($NVCC), or that its conversion leaves running nvcc, is reported too, as is\n\
+                  each line of a Windows script (.bat, .cmd, .ps1) that runs nvcc (itself, %NVCC%,\n\
+                  $env:NVCC): those scripts are not converted.\n\
                   An `if ... CUDA_HOME is not None:` whose `else:` raises or exits (or an `if CUDA_HOME is\n\
                   None:` whose block does) is an error: CUDA_HOME is None on ROCm PyTorch without a CUDA\n\
                   toolkit, so the build always stops. --fix tests `(CUDA_HOME is not None or ROCM_HOME is\n\
-                  not None)` there, with ROCM_HOME imported from torch.utils.cpp_extension.\n\
+                  not None)` there, with ROCM_HOME imported from torch.utils.cpp_extension. The truth\n\
+                  tests (`if CUDA_HOME:` with such an else, `if not CUDA_HOME: raise`) are the same error;\n\
+                  --fix tests `(CUDA_HOME or ROCM_HOME)` / `not (CUDA_HOME or ROCM_HOME)`.\n\
                   NVIDIA's tools a Makefile recipe or CMake custom command runs (nvprof, nsys, ncu,\n\
                   cuda-memcheck, compute-sanitizer, cuda-gdb) are not on a ROCm machine: the finding\n\
                   names ROCm's (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer with xnack+\n\

@@ -2073,28 +2073,26 @@ fn cuda_home_stops(
     for g in 0..lines.len() {
         let (start, l) = lines[g];
         let t = l.trim();
-        let Some(cond) = t
-            .strip_prefix("if ")
-            .and_then(|c| c.split_once(':'))
-            .map(|c| c.0)
+        let Some((keyword, cond)) = ["if ", "elif "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k).map(|c| (k.len(), c)))
+            .and_then(|(k, c)| c.split_once(':').map(|c| (k, c.0)))
         else {
             continue;
         };
         let ind = indent(l);
-        let (needle, positive) = if let Some(p) = cond.find("CUDA_HOME is not None") {
-            (p, true)
-        } else if let Some(p) = cond.find("CUDA_HOME is None") {
-            (p, false)
-        } else {
+        let Some(test) = cuda_home_test(cond) else {
             continue;
         };
+        let (needle, positive) = (test.name, test.positive);
         // `a and CUDA_HOME is not None` is false whenever that is; `a or CUDA_HOME is None`
-        // true. Not where the test already looks at ROCm.
+        // true. Not where the test already looks at ROCm, nor under another `not`.
         if cond.contains(if positive { " or " } else { " and " })
             || cond.contains("ROCM_HOME")
             || cond.contains("torch.version.hip")
             || cond.contains("not (")
-            || cond.starts_with("not ")
+            || has_not(&cond[..test.start])
+            || has_not(&cond[test.end..])
         {
             continue;
         }
@@ -2119,23 +2117,20 @@ fn cuda_home_stops(
             continue;
         }
         // The name as written, with its module (`cpp_extension.CUDA_HOME`).
-        let cond_at = start + ind + 3;
+        let cond_at = start + ind + keyword;
         let name_at = cond_at + needle;
-        let chain = src[..name_at]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-            .map_or(0, |p| p + 1);
-        let prefix = &src[chain..name_at];
-        let test_end = name_at
-            + if positive {
-                "CUDA_HOME is not None".len()
-            } else {
-                "CUDA_HOME is None".len()
-            };
+        let chain = cond_at + test.start;
+        let prefix = &src[cond_at + test.prefix..name_at];
+        let test_end = cond_at + test.end;
         let nameable = !prefix.is_empty() || imported_rocm || import_at.is_some();
-        let new = if positive {
-            format!("({prefix}CUDA_HOME is not None or {prefix}ROCM_HOME is not None)")
-        } else {
-            format!("({prefix}CUDA_HOME is None and {prefix}ROCM_HOME is None)")
+        let new = match (test.truthy, positive) {
+            (false, true) => {
+                format!("({prefix}CUDA_HOME is not None or {prefix}ROCM_HOME is not None)")
+            }
+            (false, false) => format!("({prefix}CUDA_HOME is None and {prefix}ROCM_HOME is None)"),
+            // V19-c: `if CUDA_HOME:` / `if not CUDA_HOME:`.
+            (true, true) => format!("({prefix}CUDA_HOME or {prefix}ROCM_HOME)"),
+            (true, false) => format!("not ({prefix}CUDA_HOME or {prefix}ROCM_HOME)"),
         };
         let what = if positive {
             "its `else` stops the build"
@@ -2175,6 +2170,76 @@ fn cuda_home_stops(
         }
     }
     out
+}
+
+/// A test of CUDA_HOME in an `if` condition (see [`cuda_home_test`]); offsets in the condition.
+struct CudaHomeTest {
+    /// Start of the test (its `not`, or the module before the name).
+    start: usize,
+    /// Start of the name with its module (`cpp_extension.CUDA_HOME`).
+    prefix: usize,
+    /// Start of `CUDA_HOME`.
+    name: usize,
+    /// End of the test.
+    end: usize,
+    /// True where the test holds when CUDA_HOME is set.
+    positive: bool,
+    /// A truth test (`CUDA_HOME`, `not CUDA_HOME`) rather than a comparison with None.
+    truthy: bool,
+}
+
+/// R42-b, V19-c: the test of `CUDA_HOME` in condition `cond`: `CUDA_HOME is not None`,
+/// `CUDA_HOME is None`, and the truth tests `CUDA_HOME` and `not CUDA_HOME` (a term of its
+/// own: at the end or before `and`/`or`), the name possibly reached through its module.
+/// Another use of the name (`os.path.exists(CUDA_HOME)`, `CUDA_HOME + "/bin"`) is none.
+fn cuda_home_test(cond: &str) -> Option<CudaHomeTest> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let name = cond.match_indices("CUDA_HOME").map(|m| m.0).find(|&p| {
+        !cond[..p].ends_with(word) && !cond[p + "CUDA_HOME".len()..].starts_with(word)
+    })?;
+    let prefix = cond[..name]
+        .rfind(|c: char| !(word(c) || c == '.'))
+        .map_or(0, |p| p + 1);
+    let after = &cond[name + "CUDA_HOME".len()..];
+    for (op, positive) in [(" is not None", true), (" is None", false)] {
+        if after.starts_with(op) && !after[op.len()..].starts_with(word) {
+            return Some(CudaHomeTest {
+                start: prefix,
+                prefix,
+                name,
+                end: name + "CUDA_HOME".len() + op.len(),
+                positive,
+                truthy: false,
+            });
+        }
+    }
+    let rest = after.trim_start();
+    let alone = rest.is_empty()
+        || ["and ", "or ", "and(", "or("]
+            .iter()
+            .any(|w| rest.starts_with(w) && after.len() > rest.len());
+    if !alone {
+        return None;
+    }
+    let before = cond[..prefix].trim_end();
+    let negated = before.ends_with("not")
+        && !before[..before.len() - 3].ends_with(word)
+        && before.len() < prefix;
+    Some(CudaHomeTest {
+        start: if negated { before.len() - 3 } else { prefix },
+        prefix,
+        name,
+        end: name + "CUDA_HOME".len(),
+        positive: !negated,
+        truthy: true,
+    })
+}
+
+/// Whether `text` holds the word `not`.
+fn has_not(text: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices("not")
+        .any(|(p, _)| !text[..p].ends_with(word) && !text[p + 3..].starts_with(word))
 }
 
 /// The `if` block a probe of nvcc sits in (see [`gated_block`]).

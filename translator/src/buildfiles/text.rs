@@ -402,6 +402,7 @@ impl Sink {
             .sort_by(|a, b| a.start.cmp(&b.start).then(a.end.cmp(&b.end)));
         self.diags
             .sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
+        merge_library_families(&mut self.diags);
         (self.edits, self.diags)
     }
 }
@@ -1259,6 +1260,56 @@ pub(crate) fn rename_in(
         }
     }
     None
+}
+
+/// R46-1: one B005 per CUDA library with no HIP port, not one per link name: NPP's `nppc`,
+/// `nppif`, `nppig` ... (and NVML's `nvml`/`nvidia-ml`) are one library, whose help (see
+/// [`super::flags::rocm_offer`]) says once what ROCm offers. The first report of a family names
+/// the others with their lines; they go.
+fn merge_library_families(diags: &mut Vec<Diagnostic>) {
+    let family = |d: &Diagnostic| -> Option<(&'static str, String)> {
+        if d.id != super::B_LIB_UNMAPPED.id {
+            return None;
+        }
+        let (before, _) = d.message.split_once(" has no HIP counterpart")?;
+        let name = before
+            .rsplit([' ', '('])
+            .next()?
+            .trim_matches(['`', ':'])
+            .to_string();
+        let (fam, help) = super::flags::rocm_offer(&name)?;
+        (d.help.as_deref() == Some(help)).then_some((fam, name))
+    };
+    let mut first: Vec<(&'static str, usize, Vec<String>)> = Vec::new();
+    let mut keep = vec![true; diags.len()];
+    for (i, d) in diags.iter().enumerate() {
+        let Some((fam, name)) = family(d) else {
+            continue;
+        };
+        match first.iter_mut().find(|f| f.0 == fam) {
+            Some(f) => {
+                keep[i] = false;
+                let other = format!("`{name}` (line {})", d.line);
+                if !f.2.contains(&other) {
+                    f.2.push(other);
+                }
+            }
+            None => first.push((fam, i, Vec::new())),
+        }
+    }
+    for (fam, i, others) in &first {
+        if !others.is_empty() {
+            diags[*i].message.push_str(&format!(
+                "; nor have the other {fam} libraries it names: {}",
+                others.join(", ")
+            ));
+        }
+    }
+    let mut k = 0;
+    diags.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
 }
 
 #[cfg(test)]
