@@ -2068,6 +2068,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             row_warps::macro_launches(self);
         }
         rules::finish(self);
+        // After every rule: it turns their reports in kernels of one 32-thread block into notes.
+        partial_waves::finish(self);
     }
 
     /// Integer value of a constant expression, using macros and constant declarations.

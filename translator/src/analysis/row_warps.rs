@@ -4796,6 +4796,8 @@ fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
     }
     match block_dims(a, b) {
         Some(dims) => shape_of_dims(a, &dims),
+        // A constant thread count (`#define THREADS 32`, `const int lanes = 32;`).
+        None if a.eval(b) == Some(32) => Shape::Warp,
         None => Shape::Other,
     }
 }
@@ -5816,4 +5818,88 @@ mod tests {
             assert!(!names_thread_y(no.as_bytes()), "{no}");
         }
     }
+}
+
+/// The device-function bodies of the file (kernels' included) that only kernels launched with
+/// blocks of exactly 32 threads reach (`<<<n, 32>>>`, `dim3(32)`, `dim3(32, 1)`), each with the
+/// name of one such kernel: every kernel of the file that reaches the body is launched in the
+/// file, every launch of it has such blocks, and its name is used nowhere else (passed to
+/// `cudaLaunchKernel`, taken as a pointer), where a launch hipport does not read could use
+/// other blocks. In such a body a 64-lane wavefront holds 32 threads, in lanes 0-31, and a
+/// 32-lane one is full: `0xffffffff` names the lanes that run, and a ballot's bits 32-63 are 0
+/// (realuser44 R44-b, R44-c).
+pub(super) fn one_warp_bodies<'t>(a: &Analyzer<'_, 't>) -> Vec<(Node<'t>, String)> {
+    if !a.launches.iter().any(|(_, w32)| *w32) {
+        return Vec::new();
+    }
+    let one_warp = |name: &str| {
+        only_32_wide_launches(a, Some(name))
+            && !a.row_launches.iter().any(|(k, _, _)| k == name)
+            && only_launched(a.src, name)
+    };
+    let mut bodies: Vec<(Node<'t>, Option<String>)> = Vec::new();
+    for f in a.funcs.iter().filter(|f| f.kernel) {
+        let Some(name) = a.function_name(f.node) else {
+            continue;
+        };
+        let verdict = one_warp(name).then(|| name.to_string());
+        for body in reachable(a, name).1 {
+            match bodies.iter_mut().find(|(b, _)| b.id() == body.id()) {
+                Some(e) => {
+                    if verdict.is_none() {
+                        e.1 = None;
+                    }
+                }
+                None => bodies.push((body, verdict.clone())),
+            }
+        }
+    }
+    bodies
+        .into_iter()
+        .filter_map(|(b, k)| Some((b, k?)))
+        .collect()
+}
+
+/// Whether each use of kernel `name` in `src` is its declaration, its definition or a
+/// `<<<...>>>` launch (template arguments between the name and the launch allowed).
+fn only_launched(src: &[u8], name: &str) -> bool {
+    let n = name.as_bytes();
+    memchr::memmem::find_iter(src, n).all(|i| {
+        let end = i + n.len();
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        if i > 0 && word(src[i - 1]) || src.get(end).is_some_and(|b| word(*b)) {
+            return true;
+        }
+        let mut rest = src[end..].trim_ascii_start();
+        if rest.starts_with(b"<") && !rest.starts_with(b"<<<") {
+            // `k<T, 4><<<...>>>`: past the template arguments.
+            let mut depth = 0usize;
+            let Some(close) = rest.iter().position(|&b| {
+                match b {
+                    b'<' => depth += 1,
+                    b'>' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                depth == 0
+            }) else {
+                return false;
+            };
+            rest = rest[close + 1..].trim_ascii_start();
+        }
+        if rest.starts_with(b"<<<") {
+            return true;
+        }
+        // A line comment that names it.
+        let line_start = memchr::memrchr(b'\n', &src[..i]).map_or(0, |l| l + 1);
+        if memchr::memmem::find(&src[line_start..i], b"//").is_some() {
+            return true;
+        }
+        // A declaration or definition: `void name(`, `__global__ void __launch_bounds__(32)
+        // name(`.
+        let before = src[..i].trim_ascii_end();
+        rest.starts_with(b"(")
+            && (before.ends_with(b"void")
+                || before.ends_with(b")")
+                    && memchr::memmem::find(&src[line_start..i], b"__launch_bounds__").is_some())
+    })
 }
