@@ -208,13 +208,14 @@ fn headers(out: &mut String, name: &str, rows: &[HeaderMapping]) {
     for h in rows {
         let _ = writeln!(
             out,
-            "h({:?}, {}, {}, Family::{}, {:?}, {}),",
+            "h({:?}, {}, {}, Family::{}, {:?}, {}, {}),",
             &*h.cuda,
             opt(h.hip.as_deref()),
             opt(h.roc.as_deref()),
             family(h.family),
             &*h.source,
             opt_version(h.hip_added),
+            opt(h.instead.as_deref()),
         );
     }
     out.push_str("];\n");

@@ -7,7 +7,7 @@
 //! | columns | format |
 //! |---|---|
 //! | [`MAPPING_COLUMNS`] (optionally followed by `hip_replacement`, or by `hip_replacement roc_args`) | name mappings |
-//! | [`HEADER_COLUMNS`] or [`HEADER_COLUMNS_VERSIONED`] | header mappings |
+//! | [`HEADER_COLUMNS`] or [`HEADER_COLUMNS_VERSIONED`] (optionally followed by `instead`) | header mappings |
 //! | [`SIMPLE_COLUMNS`] (optionally followed by `family`) | name mappings, short form for user files |
 //! | [`NAMESPACE_COLUMNS`] | namespace mappings |
 //! | [`CALL_COLUMNS`] | call-shape rewrites |
@@ -138,6 +138,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("extra-cudnn.tsv", false),
     data_file!("extra-nccl.tsv", false),
     data_file!("extra-nvtx.tsv", false),
+    data_file!("extra-cutensor.tsv", false),
     data_file!("extra-headers.tsv", false),
     data_file!("namespaces.tsv", false),
     data_file!("calls.tsv", false),
@@ -179,7 +180,7 @@ pub struct RuleSet {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Format {
     Mapping { replacement: bool, roc_args: bool },
-    Header { versioned: bool },
+    Header { versioned: bool, instead: bool },
     Simple { family: bool },
     Namespace,
     Call,
@@ -217,10 +218,25 @@ fn format_of(cols: &[&str]) -> Option<Format> {
         }
     }
     if cols == HEADER_COLUMNS {
-        return Some(Format::Header { versioned: false });
+        return Some(Format::Header {
+            versioned: false,
+            instead: false,
+        });
     }
     if cols == HEADER_COLUMNS_VERSIONED {
-        return Some(Format::Header { versioned: true });
+        return Some(Format::Header {
+            versioned: true,
+            instead: false,
+        });
+    }
+    if cols.len() == HEADER_COLUMNS_VERSIONED.len() + 1
+        && cols[..HEADER_COLUMNS_VERSIONED.len()] == *HEADER_COLUMNS_VERSIONED
+        && cols[HEADER_COLUMNS_VERSIONED.len()] == "instead"
+    {
+        return Some(Format::Header {
+            versioned: true,
+            instead: true,
+        });
     }
     if cols == SIMPLE_COLUMNS {
         return Some(Format::Simple { family: false });
@@ -385,7 +401,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     roc_args: if roc_args { opt(fields[19]) } else { None },
                 });
             }
-            Format::Header { versioned } => {
+            Format::Header { versioned, instead } => {
                 let (hip_added, source) = if versioned {
                     (version(4, "hip_added")?, fields[5])
                 } else {
@@ -410,6 +426,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     family: family(3)?,
                     source: source.to_string().into(),
                     hip_added,
+                    instead: if instead { opt(fields[6]) } else { None },
                 });
             }
             Format::Simple { family: has_family } => {

@@ -121,6 +121,8 @@ pub enum Family {
     Nvtx,
     /// NCCL collectives (RCCL keeps the `nccl*` names; only the header moves).
     Nccl,
+    /// cuTENSOR → hipTensor.
+    Cutensor,
     /// PyTorch extension API.
     Torch,
     /// Headers.
@@ -129,7 +131,7 @@ pub enum Family {
 
 impl Family {
     /// All families, in display order.
-    pub const ALL: [Family; 16] = [
+    pub const ALL: [Family; 17] = [
         Family::Runtime,
         Family::Driver,
         Family::Device,
@@ -144,6 +146,7 @@ impl Family {
         Family::Cudnn,
         Family::Nvtx,
         Family::Nccl,
+        Family::Cutensor,
         Family::Torch,
         Family::Header,
     ];
@@ -165,6 +168,7 @@ impl Family {
             Family::Cudnn => "cudnn",
             Family::Nvtx => "nvtx",
             Family::Nccl => "nccl",
+            Family::Cutensor => "cutensor",
             Family::Torch => "torch",
             Family::Header => "header",
         }
@@ -339,6 +343,9 @@ pub struct HeaderMapping {
     pub source: Text,
     /// HIP release that added the HIP header, when recorded.
     pub hip_added: Option<Version>,
+    /// For a header HIP has no form of: what ROCm offers instead (a library with another API,
+    /// from which release), in plain words for the report's help; `None` when nothing does.
+    pub instead: Option<Text>,
 }
 
 impl HeaderMapping {

@@ -96,6 +96,7 @@ mod prebuilt {
         family: Family,
         source: &'static str,
         hip_added: Option<Version>,
+        instead: Option<&'static str>,
     ) -> HeaderMapping {
         HeaderMapping {
             cuda: Borrowed(cuda),
@@ -104,6 +105,7 @@ mod prebuilt {
             family,
             source: Borrowed(source),
             hip_added,
+            instead: t(instead),
         }
     }
 

@@ -1041,3 +1041,34 @@ fn math_constants_standard_spellings_name_their_header() {
         )
     );
 }
+
+/// R46-1: a header row may name what ROCm offers in its place (`instead`), and rows without the
+/// column record nothing.
+#[test]
+fn header_rows_read_what_rocm_offers_instead() {
+    let db = Database::builtin();
+    let nvml = db.header("nvml.h").unwrap();
+    assert!(nvml.hip.is_none());
+    assert!(nvml.instead.as_deref().unwrap().contains("AMD SMI"));
+    assert!(db
+        .header("nvjpeg.h")
+        .and_then(|h| h.instead.as_deref())
+        .unwrap()
+        .contains("rocJPEG"));
+    assert_eq!(db.header("cuda_egl_interop.h").unwrap().instead, None);
+    let over = db
+        .with_overrides(&[(
+            "mine.tsv",
+            "cuda\thip\troc\tfamily\thip_added\tsource\tinstead\nvendor_x.h\t\t\truntime\t\tmine\tuse libY\n",
+        )])
+        .unwrap();
+    assert_eq!(
+        over.header("vendor_x.h").unwrap().instead.as_deref(),
+        Some("use libY")
+    );
+    // cuTENSOR is hipTensor's, from ROCm 5.7 (R46-a).
+    let t = db.header("cutensor.h").unwrap();
+    assert_eq!(t.hip.as_deref(), Some("hiptensor/hiptensor.h"));
+    assert_eq!(t.hip_added, Some(hipport_rules::Version::new(5, 7, 0)));
+    assert_eq!(t.family, hipport_rules::Family::Cutensor);
+}

@@ -120,6 +120,41 @@ pub(crate) const CUDA_SAMPLES_HELPERS: &[&str] = &[
     "helper_multiprocess.h",
 ];
 
+/// The [`CUDA_SAMPLES_HELPERS`] that hold no CUDA, with what they do hold: their missing-include
+/// report says so instead of the CUDA-runtime help of `helper_cuda.h` (R46-2). Source:
+/// cuda-samples' `Common/helper_multiprocess.h` includes only OS headers (`fcntl.h`,
+/// `sys/mman.h`, `sys/socket.h`, `windows.h`) and declares shared-memory, socket and process
+/// helpers.
+const CUDA_SAMPLES_HELPERS_WITHOUT_CUDA: &[(&str, &str)] = &[(
+    "helper_multiprocess.h",
+    "shared memory, sockets and process spawning over the operating system's calls (`sharedMemoryCreate`, `ipcCreateSocket`, `spawnProcess`)",
+)];
+
+/// For a cuda-samples `Common/` helper with no CUDA in it (file name `name`): what it holds.
+pub(crate) fn samples_helper_without_cuda(name: &str) -> Option<&'static str> {
+    CUDA_SAMPLES_HELPERS_WITHOUT_CUDA
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, what)| *what)
+}
+
+/// The help of the missing-include report for cuda-samples' `Common/` helpers `names` (file
+/// names) when none of them holds CUDA: that they need no converting, only the directory.
+pub(crate) fn samples_helpers_without_cuda_help(names: &[&str]) -> Option<String> {
+    let whats = names
+        .iter()
+        .map(|n| samples_helper_without_cuda(n.rsplit(['/', '\\']).next().unwrap_or(n)))
+        .collect::<Option<Vec<_>>>()?;
+    let mut whats = whats;
+    whats.dedup();
+    (!whats.is_empty()).then(|| {
+        format!(
+            "this is cuda-samples' `Common/` helper for {}, with no CUDA in it, so it needs no converting: put the samples' `Common/` directory on the include path (or copy the file into the input)",
+            whats.join("; ")
+        )
+    })
+}
+
 /// Headers the CUDA toolkit installs in its `include/` that the rules map to nothing (they are
 /// left as written): with the rules' headers, the file names [`missing_includes`] takes for the
 /// toolkit's. Sources: the CUDA 11.8 `include/` listing (`cuda_pipeline*.h`); the CUDA 12.8

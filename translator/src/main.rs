@@ -1163,6 +1163,9 @@ fn explain(what: &str) -> Result<ExitCode> {
         if let Some(added) = h.hip_added {
             println!("  HIP: from {added}");
         }
+        if let Some(instead) = &h.instead {
+            println!("  what ROCm offers: {instead}");
+        }
         println!("  source: {}", h.source);
     }
     if !found {

@@ -1917,12 +1917,16 @@ fn translate_file(
                     | crate::buildfiles::BuildKind::Python
                     | crate::buildfiles::BuildKind::CMake
                     | crate::buildfiles::BuildKind::Makefile
+                    | crate::buildfiles::BuildKind::Shell
             ) && cfg.build.warp_sync_define;
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they
             // are. Those translate mode would change get the note (the run keeps the first).
             outcome.status = FileStatus::Copied;
-            if kind.is_build_file() || !edits.is_empty() {
+            // A shell script is a build file only where it runs nvcc (R44-d).
+            if (kind.is_build_file() && kind != crate::buildfiles::BuildKind::Shell)
+                || !edits.is_empty()
+            {
                 outcome
                     .diagnostics
                     .push(crate::header_mode::build_files_kept(shown));
@@ -2152,7 +2156,8 @@ fn missing_includes(
             .map(|h| format!("`<{h}>`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let mut help = SAMPLES_HELP.to_string();
+        let mut help = crate::includes::samples_helpers_without_cuda_help(&helpers)
+            .unwrap_or_else(|| SAMPLES_HELP.to_string());
         // helper_cuda.h's table of cores per SM, keyed by NVIDIA's compute capability: AMD
         // devices report their gfx version as major/minor instead (R18-b).
         if crate::lexer::whole_words(src, "_ConvertSMVer2Cores")
@@ -2193,6 +2198,22 @@ fn missing_includes(
                 format!("`{inner}` is not in the input: `{script}` names it, so it is generated at build time, and hipport did not convert it"),
                 format!("the CUDA that `{script}` writes must be ported too: run it and convert its output with hipport, or port the code it generates"),
             )
+        } else if let Some(help) = samples(inner)
+            .then(|| crate::includes::samples_helpers_without_cuda_help(&[inner]))
+            .flatten()
+        {
+            // No CUDA in it: the build needs the file, not a conversion (R46-2).
+            let mut d = Diagnostic::at(
+                &MISSING_INCLUDE,
+                shown,
+                &index,
+                m.at,
+                format!("`{inner}` is not in the input: a cuda-samples `Common/` helper"),
+                Some(help),
+            );
+            d.severity = Severity::Note;
+            out.push(d);
+            continue;
         } else if samples(inner) {
             (
                 format!("`{inner}` is not in the input, so hipport did not convert it"),

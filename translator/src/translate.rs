@@ -474,6 +474,7 @@ const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
     ("nppcore.h", &["npp", "Npp", "NPP_"]),
     ("nppdefs.h", &["Npp", "NPP_"]),
     ("nvjpeg.h", &["nvjpeg", "NVJPEG_"]),
+    ("nvml.h", &["nvml", "NVML_"]),
     // A prefix ending in `::` is a namespace: the names it qualifies (`nvinfer1::IRuntime`).
     ("NvInfer.h", TENSORRT_NAMES),
     ("NvInferRuntime.h", TENSORRT_NAMES),
@@ -2899,9 +2900,11 @@ impl<'a> Walk<'a> {
                     "CUDA header `{inner}` has no HIP equivalent{}",
                     self.names_used_from(inner)
                 ),
-                format!(
-                    "remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"
-                ),
+                // What ROCm offers instead, where the rules name it (R46-1).
+                match h.instead.as_deref() {
+                    Some(instead) => format!("{instead}; remove the include if nothing from it is used (`hipport explain {inner}` says more)"),
+                    None => format!("remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"),
+                },
             ),
         };
         if report {

@@ -362,10 +362,15 @@ own (spin locks taken per lane), on `__activemask()` naming exactly the converge
 `__syncwarp(mask)` with a partial mask, or on `coalesced_threads()` groups may compute a different \
 set of lanes or deadlock. `__activemask` and the `_sync` builtins also need HIP 6.2 or newer. \
 A coalesced group used only as a leader and its followers (the warp-aggregated atomic: rank 0 adds \
-`size()`, `shfl(x, 0)` hands the result out) is right for any set of lanes and is not reported.
+`size()`, `shfl(x, 0)` hands the result out) is right for any set of lanes and is not reported. \
+A loop whose condition takes a lock (`while (atomicCAS(lock, 0, 1) != 0)`, `atomicExch(lock, 1)`) \
+that is released after it is reported: the lane that wins cannot reach its release while the \
+other lanes of its wavefront still spin. A CAS retry loop that updates a value, a lock only one \
+lane takes (`if (threadIdx.x == 0)`), and a try-once `if (atomicCAS(...) == 0)` are not.
 
 Fix: review the code: make the full wavefront take part, or compute the participating lanes \
-explicitly with a 64-bit `__ballot`.",
+explicitly with a 64-bit `__ballot`; take a lock from one lane per wavefront or block, or try it \
+once per pass.",
 };
 
 /// H006: inline PTX.
@@ -1027,7 +1032,12 @@ bfloat16 shuffles are overloaded in ROCm 7's `hip_bf16.h`; the 6.x release that 
 them is not pinned, so for HIP 6.x targets a bfloat16 shuffle is a warning, before 6.0 an error, \
 and from 7.0 on not reported. `at::Half`/`c10::Half` values are an error at every version.
 
-A value declared with or cast to a half type is reported as above. A value cast to (or declared \
+A value declared with or cast to a half type is reported as above, also where its type is a \
+plain alias of one (`typedef __half h16;`, `using h16 = __half;`) or `auto` from a half \
+initializer. Where it is a parameter whose type is a template parameter of the function \
+(`template <class T> T sum(T v) { ... __shfl_down_sync(m, v, o) ... }`), each call of the \
+function in the file that makes that parameter a half type (`sum<__half>(x)`, `sum(h)`) is \
+reported. A value cast to (or declared \
 as) a type alias whose `using` or `typedef` earlier in the file names `__half`, `half`, \
 `at::Half`, `c10::Half`, `__nv_bfloat16` or `__hip_bfloat16` (`using float_t = \
 std::conditional<std::is_same<T, at::Half>::value, __half, T>::type`) is a warning where the half \
@@ -1793,6 +1803,34 @@ template parameter (instantiate 32 and 64 and pick one), or launch with a block 
 not depend on the warp size and read `warpSize` in device code.",
 };
 
+/// H062: a texture of float texels with linear filtering, which AMD GPUs may refuse or not
+/// interpolate.
+pub const TEXTURE_LINEAR_FLOAT: DiagInfo = DiagInfo {
+    id: "H062",
+    name: "texture-linear-float",
+    severity: Severity::Warning,
+    summary: "A linear-filtered texture of float texels (`filterMode = cudaFilterModeLinear`): AMD GPUs may refuse it or not interpolate",
+    explain: "\
+CUDA interpolates between texels in hardware for a texture with `filterMode = \
+cudaFilterModeLinear` whose texels are read as their own type (`readMode = \
+cudaReadModeElementType`, the default) over `float` or half data. hipport renames the enums, \
+but on AMD GPUs this combination is not reliable: on gfx90a (MI200) `hipCreateTextureObject` \
+returns `hipErrorNotSupported` for it (ROCm/clr issue 276, ROCm 7.2.1; gfx1100 accepts it), \
+linear filtering over pitched 2-D memory (`cudaResourceTypePitch2D`) fails in \
+`hipCreateTextureObject` (HeCBench issue 190: opticalFlow on MI250X), and TIGRE's AMD port \
+(`Common/CUDA/cuda_to_hip.h`) notes ROCm and GPU combinations that accept such a texture and \
+then sample the nearest texel without interpolating. Code that ignores the status of `hipCreateTextureObject` then reads from a \
+texture that was never made, or computes results that differ from CUDA's without an error. \
+hipport reports `cudaFilterModeLinear` set on a texture descriptor or a texture reference, \
+unless the texels are read as normalized floats (`cudaReadModeNormalizedFloat`, 8- and 16-bit \
+integer data) over a non-pitched resource. Point filtering is not reported.
+
+Fix: do the interpolation in the kernel: create the texture with `cudaFilterModePoint` and \
+blend the 2 (1-D), 4 (2-D) or 8 (3-D) neighbouring texels by the fractional part of the \
+coordinate less 0.5, as the hardware does; at least check the `hipError_t` that \
+`hipCreateTextureObject` returns and fall back to that path when it is not `hipSuccess`.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1856,4 +1894,5 @@ pub const DIAGS: &[DiagInfo] = &[
     RTC_DEVICE_STRING,
     TILE_SHUFFLE_TYPE,
     WARP_SIZE_HOST_DEVICE,
+    TEXTURE_LINEAR_FLOAT,
 ];

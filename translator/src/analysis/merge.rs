@@ -34,8 +34,9 @@ const RESTATES: &[Restates] = &[
     Restates::of("H013", &["T004"]),
     // OCP FP8 types, which hipport maps to nothing (H024 says what HIP has instead).
     Restates::of("H024", &["T001"]),
-    // Thread-block clusters (`cudaLaunchAttributeClusterDimension`, `__cluster_dims__`).
-    Restates::of("H051", &["T001"]),
+    // Thread-block clusters (`cudaLaunchAttributeClusterDimension`, `__cluster_dims__`); a
+    // cluster name the rules database lacks (T006, R45-2) is the same fact.
+    Restates::of("H051", &["T001", "T006"]),
     // The warp matrix header (`<mma.h>`), which HIP lacks: H014 says what to use instead.
     Restates::of("H014", &["T007"]),
     // `__match_any_sync` before HIP 6.2: H003 says there is no unsynchronized form to use.

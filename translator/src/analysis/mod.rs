@@ -1184,6 +1184,7 @@ pub fn concerns_targets(id: &str, targets: &[String]) -> bool {
 pub fn fit_to_targets(found: &mut Vec<Diagnostic>, targets: &[String]) {
     found.retain(|d| concerns_targets(&d.id, targets));
     lds::fit(found, targets);
+    rules::fit_wmma_help(found, targets);
     let wave64 = targets.iter().any(|t| {
         let t = t.trim();
         ["gfx6", "gfx7", "gfx8", "gfx9"]

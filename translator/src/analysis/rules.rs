@@ -1832,36 +1832,64 @@ fn rejected_help(
 /// call of the function in the file that makes `T` a type HIP's shuffles reject (`tshfl(tile,
 /// f2[i])` with a `float2`) does not compile; reported at the call.
 fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str, what: &str) {
-    if value.kind_name() != "identifier" {
+    let Some((fname, ty, calls)) = template_instances(a, shuffle.start_byte(), value, ty) else {
         return;
+    };
+    for (call, arg_ty) in calls {
+        let Some((ty_name, kind)) = rejected_shuffle_type(a, &arg_ty) else {
+            continue;
+        };
+        if !a.first("tile-shuffle-template", call.start_byte()) {
+            continue;
+        }
+        let (obj, name) = what.split_once('.').unwrap_or(("tile", what));
+        let help = rejected_help(&kind, &ty_name, a.text(value), obj, name, "...");
+        a.report(
+            &TILE_SHUFFLE_TYPE,
+            Severity::Error,
+            call,
+            format!("`{}` makes `{ty}` a `{ty_name}` in `{fname}`, whose `{what}` then shuffles a `{ty_name}`: HIP's cooperative-groups shuffles take only integer and floating types (\"Neither an integer or float type\"), so this call does not compile", snippet(a.text(call))),
+            Some(format!("in `{fname}`, {help}; or give `{fname}` an overload for `{ty_name}`")),
+            vec![],
+        );
+    }
+}
+
+/// A function template's name, its parameter's name, and each call with the type it gives the
+/// template's type parameter (see [`template_instances`]).
+type TemplateInstances<'t> = (String, String, Vec<(Node<'t>, String)>);
+
+/// The calls in the file of the function template around byte `at` whose type parameter `ty`
+/// is the type of its parameter `value`: the function's name, the parameter's name, and each
+/// call with the type it gives `ty` (its explicit template argument, or the type of the
+/// argument in that place). Shared by H060 and H035 (verify18 V18-g).
+fn template_instances<'t>(
+    a: &Analyzer<'_, 't>,
+    at: usize,
+    value: Node,
+    ty: &str,
+) -> Option<TemplateInstances<'t>> {
+    if value.kind_name() != "identifier" {
+        return None;
     }
     let ty = plain_type_name(ty);
-    let Some(d) = a.lookup(a.text(value), value.start_byte()) else {
-        return;
-    };
+    let d = a.lookup(a.text(value), value.start_byte())?;
     if !d.param || d.pointer || !d.dims.is_empty() {
-        return;
+        return None;
     }
-    let Some(func) = a.func_at(shuffle.start_byte()) else {
-        return;
-    };
-    let Some(template) = func
+    let func = a.func_at(at)?;
+    let template = func
         .node
         .parent()
-        .filter(|t| t.kind_name() == "template_declaration")
-    else {
-        return;
-    };
+        .filter(|t| t.kind_name() == "template_declaration")?;
     // The place of `T` among the template's parameters.
-    let Some(t_index) = template.field(FIELDS.parameters).and_then(|list| {
+    let t_index = template.field(FIELDS.parameters).and_then(|list| {
         crate::parse::named_children(list).position(|p| {
             p.kind_name() == "type_parameter_declaration"
                 && p.named_child(0)
                     .is_some_and(|x| x.kind_name() == "type_identifier" && a.text(x) == ty)
         })
-    }) else {
-        return;
-    };
+    })?;
     // The function's name and the place of the parameter among its parameters.
     let mut decl = func.node.field(FIELDS.declarator);
     let mut fdecl = None;
@@ -1872,24 +1900,16 @@ fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str,
         }
         decl = x.field(FIELDS.declarator);
     }
-    let Some(fdecl) = fdecl else {
-        return;
-    };
-    let Some(fname) = fdecl
+    let fdecl = fdecl?;
+    let fname = fdecl
         .field(FIELDS.declarator)
         .filter(|y| y.kind_name() == "identifier")
-        .map(|y| a.text(y))
-    else {
-        return;
-    };
-    let Some(p_index) = fdecl.field(FIELDS.parameters).and_then(|list| {
+        .map(|y| a.text(y))?;
+    let p_index = fdecl.field(FIELDS.parameters).and_then(|list| {
         crate::parse::named_children(list).position(|p| p.start_byte() == d.decl.start_byte())
-    }) else {
-        return;
-    };
-    let Some(root) = crate::parse::ancestors(func.node).last().copied() else {
-        return;
-    };
+    })?;
+    let root = crate::parse::ancestors(func.node).last().copied()?;
+    let mut calls = Vec::new();
     for at in crate::lexer::whole_words(a.src, fname).collect::<Vec<_>>() {
         if func.node.byte_range().contains(&at) {
             continue;
@@ -1914,23 +1934,11 @@ fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str,
                 .and_then(|l| crate::parse::named_children(l).nth(p_index))
                 .and_then(|x| aggregate_value_type(a, x, 0)),
         };
-        let Some((ty_name, kind)) = arg_ty.and_then(|t| rejected_shuffle_type(a, &t)) else {
-            continue;
-        };
-        if !a.first("tile-shuffle-template", call.start_byte()) {
-            continue;
+        if let Some(t) = arg_ty {
+            calls.push((call, t));
         }
-        let (obj, name) = what.split_once('.').unwrap_or(("tile", what));
-        let help = rejected_help(&kind, &ty_name, a.text(value), obj, name, "...");
-        a.report(
-            &TILE_SHUFFLE_TYPE,
-            Severity::Error,
-            call,
-            format!("`{}` makes `{ty}` a `{ty_name}` in `{fname}`, whose `{what}` then shuffles a `{ty_name}`: HIP's cooperative-groups shuffles take only integer and floating types (\"Neither an integer or float type\"), so this call does not compile", snippet(a.text(call))),
-            Some(format!("in `{fname}`, {help}; or give `{fname}` an overload for `{ty_name}`")),
-            vec![],
-        );
     }
+    Some((fname.to_string(), ty, calls))
 }
 
 /// The declared type of a shuffled value that may be an aggregate: a variable or an element of
@@ -4971,8 +4979,16 @@ fn identifier(a: &mut Analyzer, n: Node) {
         }
     }
     // Every name below begins with one of these (most identifiers are passed over here).
-    // (`c` and `t` begin only cluster names, read in files that speak of clusters.)
+    // (`c` and `t` begin only cluster names, read in files that speak of clusters, and
+    // `cudaFilterModeLinear`, told by its length first.)
     let first = a.src.get(n.start_byte());
+    if first == Some(&b'c')
+        && n.end_byte() - n.start_byte() == "cudaFilterModeLinear".len()
+        && a.text(n) == "cudaFilterModeLinear"
+    {
+        linear_texture(a, n);
+        return;
+    }
     let read = matches!(first, Some(b'w' | b'_' | b'C' | b'n'))
         || matches!(first, Some(b'c' | b't')) && a.names_cluster();
     if !read {
@@ -5197,6 +5213,236 @@ fn c10_warp_size(a: &mut Analyzer, n: Node) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// H005: per-lane spin locks (realuser45 R45-a)
+
+/// Text without whitespace, to compare short expressions (`lock`, `&locks[b]`).
+fn squeeze(text: &[u8]) -> Vec<u8> {
+    text.iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect()
+}
+
+/// Whether an `if` condition or an early return picks one lane (`threadIdx.x == 0`, `lane == 0`,
+/// `!threadIdx.x`, `g.thread_rank() == 0`, `is_leader`): a lock taken by one lane per block or
+/// wavefront has no lanes of the same wavefront to wait for.
+fn one_lane_condition(cond: &[u8]) -> bool {
+    let c = squeeze(cond);
+    let c = c.to_ascii_lowercase();
+    let has = |w: &[u8]| memchr::memmem::find(&c, w).is_some();
+    let lane_word = has(b"threadidx")
+        || has(b"lane")
+        || has(b"tid")
+        || has(b"thread_rank")
+        || has(b"rank")
+        || has(b"leader");
+    lane_word && (has(b"==0") || has(b"0==") || c.starts_with(b"(!") || has(b"leader"))
+}
+
+/// Whether the lock loop `lp` runs in one lane only: under an `if` that picks one lane, after an
+/// early return of the other lanes, or in a helper whose every call in the file is so.
+fn one_lane_loop(a: &Analyzer, lp: Node, depth: usize) -> bool {
+    let mut child = lp;
+    for p in crate::parse::ancestors(lp) {
+        match p.kind_name() {
+            "if_statement"
+                if p.field(FIELDS.consequence) == Some(child)
+                    && p.field(FIELDS.condition)
+                        .is_some_and(|c| one_lane_condition(a.text(c).as_bytes())) =>
+            {
+                return true;
+            }
+            "function_definition" => {
+                // `if (threadIdx.x != 0) return;` before the loop.
+                if let Some(body) = p.field(FIELDS.body) {
+                    let before = squeeze(&a.src[body.start_byte()..lp.start_byte()]);
+                    let low = before.to_ascii_lowercase();
+                    let mut at = 0;
+                    while let Some(i) = memchr::memmem::find(&low[at..], b"!=0)return") {
+                        let start = low[..at + i].iter().rposition(|&b| b == b'(').unwrap_or(0);
+                        let cond = &low[start..at + i];
+                        if [&b"threadidx"[..], b"lane", b"tid", b"rank"]
+                            .iter()
+                            .any(|w| memchr::memmem::find(cond, w).is_some())
+                        {
+                            return true;
+                        }
+                        at += i + 1;
+                    }
+                }
+                // A helper (`acquire_lock(int *lock)`): its calls decide.
+                if depth > 0 {
+                    return false;
+                }
+                let Some(fname) = p
+                    .field(FIELDS.declarator)
+                    .and_then(|d| super::declarator_name(d).0)
+                    .map(|x| a.text(x))
+                else {
+                    return false;
+                };
+                let root = crate::parse::ancestors(p).last().copied().unwrap_or(p);
+                let mut calls = 0;
+                let mut all_one = true;
+                crate::parse::walk_subtree(root, |x| {
+                    if x.kind_name() == "call_expression" && callee(a, x) == Some(fname) {
+                        calls += 1;
+                        if !one_lane_loop(a, x, depth + 1) {
+                            all_one = false;
+                            return Visit::Stop;
+                        }
+                    }
+                    Visit::Descend
+                });
+                return calls > 0 && all_one;
+            }
+            "lambda_expression" => return false,
+            _ => {}
+        }
+        child = p;
+    }
+    false
+}
+
+/// Whether `region` releases the lock `ptr` by writing `value` back: `atomicExch(ptr, value)`,
+/// `atomicCAS(ptr, x, value)`, `*ptr = value`, `ptr[0] = value` (or `name = value` for a lock
+/// passed as `&name`); with `any_ptr`, an atomic release of any lock (a helper's `release_lock`).
+fn releases(region: &[u8], ptr: &[u8], value: &[u8], any_ptr: bool) -> bool {
+    let r = squeeze(region);
+    let ends = |i: usize, names: &[&[u8]]| names.iter().any(|w| r[..i].ends_with(w));
+    // Atomic releases: find each call's argument list.
+    for (i, _) in r.iter().enumerate().filter(|(_, &b)| b == b'(') {
+        let exch = ends(
+            i,
+            &[b"atomicExch", b"atomicExch_block", b"atomicExch_system"],
+        );
+        let cas = ends(i, &[b"atomicCAS", b"atomicCAS_block", b"atomicCAS_system"]);
+        if !exch && !cas {
+            continue;
+        }
+        let Some(v) = top_level_args(&r[i + 1..]) else {
+            continue;
+        };
+        let want = if exch { 2 } else { 3 };
+        if v.len() == want && (any_ptr || v[0] == ptr) && v[want - 1] == value {
+            return true;
+        }
+    }
+    let mut stores: Vec<Vec<u8>> = Vec::new();
+    if let Some(name) = ptr.strip_prefix(b"&") {
+        stores.push(name.to_vec());
+    } else {
+        stores.push([b"*", ptr].concat());
+        stores.push([ptr, b"[0]"].concat());
+    }
+    stores.iter().any(|s| {
+        let pat = [&s[..], b"=", value, b";"].concat();
+        memchr::memmem::find_iter(&r, &pat).any(|at| {
+            at == 0
+                || !(r[at - 1].is_ascii_alphanumeric()
+                    || matches!(r[at - 1], b'_' | b'=' | b'!' | b'<' | b'>'))
+        })
+    })
+}
+
+/// H005 on a per-lane spin lock (realuser45 R45-a): a loop whose condition takes a lock
+/// (`while (atomicCAS(lock, 0, 1) != 0)`, `while (atomicExch(lock, 1))`) and a release of the
+/// same lock after it. With independent thread scheduling (Volta+) the lane that wins runs on to
+/// its release while the others spin; an AMD wavefront runs its lanes in lock step, so the
+/// winner waits at the loop's end for lanes that wait for it: the wavefront deadlocks when two
+/// of its lanes contend. Not reported: a CAS retry loop that updates a value (its operands are
+/// not constants), a try-once `if (atomicCAS(..) == 0)`, and a lock taken by one lane.
+fn spin_lock<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, argv: &[Node<'t>]) {
+    let free = if name.starts_with("atomicCAS") {
+        if argv.len() != 3 {
+            return;
+        }
+        match (a.eval(argv[1]), a.eval(argv[2])) {
+            (Some(x), Some(y)) if x != y => argv[1],
+            _ => return,
+        }
+    } else {
+        if argv.len() != 2 {
+            return;
+        }
+        match a.eval(argv[1]) {
+            Some(v) if v != 0 => argv[1],
+            _ => return,
+        }
+    };
+    // The loop whose condition the call is in.
+    let mut child = n;
+    let mut lp = None;
+    for p in crate::parse::ancestors(n) {
+        match p.kind_name() {
+            "while_statement" | "do_statement" | "for_statement" => {
+                if p.field(FIELDS.condition) == Some(child) {
+                    lp = Some(p);
+                }
+                break;
+            }
+            "compound_statement" | "function_definition" | "lambda_expression" | "if_statement" => {
+                break
+            }
+            _ => {}
+        }
+        child = p;
+    }
+    let Some(lp) = lp else { return };
+    let Some(func) = crate::parse::ancestors(lp)
+        .into_iter()
+        .find(|p| p.kind_name() == "function_definition")
+    else {
+        return;
+    };
+    let ptr = squeeze(a.text(argv[0]).as_bytes());
+    // The value that frees the lock: the CAS's expected value, or 0 after an exchange.
+    let value = if name.starts_with("atomicCAS") {
+        squeeze(a.text(free).as_bytes())
+    } else {
+        b"0".to_vec()
+    };
+    let after = &a.src[lp.end_byte()..func.end_byte()];
+    let mut released = releases(after, &ptr, &value, false);
+    if !released {
+        // A helper taking the lock as a parameter (`acquire_lock(int *lock)`), released by
+        // another helper of the file.
+        let base: Vec<u8> = ptr
+            .iter()
+            .copied()
+            .skip_while(|&b| b == b'&' || b == b'*')
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .collect();
+        let params = func
+            .field(FIELDS.declarator)
+            .and_then(|d| d.field(FIELDS.parameters))
+            .map(|p| a.text(p).as_bytes().to_vec())
+            .unwrap_or_default();
+        let is_param = !base.is_empty()
+            && crate::lexer::whole_words(&params, std::str::from_utf8(&base).unwrap_or(""))
+                .next()
+                .is_some();
+        if is_param {
+            let outside: Vec<u8> =
+                [&a.src[..func.start_byte()], &a.src[func.end_byte()..]].concat();
+            released = releases(&outside, b"", &value, true) || releases(after, b"", &value, true);
+        }
+    }
+    if !released || one_lane_loop(a, lp, 0) {
+        return;
+    }
+    let call = a.text(n).to_string();
+    a.report(
+        &THREAD_SCHEDULING,
+        Severity::Warning,
+        n,
+        format!("per-lane spin lock: each lane that reaches this loop spins on `{call}` until it takes the lock, which relies on independent thread scheduling; an AMD wavefront runs its lanes in lock step, so the lane that takes the lock cannot run on to the release while other lanes of its wavefront spin, and the wavefront deadlocks"),
+        Some("take the lock once per wavefront or block from one lane (`if (threadIdx.x == 0)`, or a leader elected with `__ballot`/`__ffsll`) and share the work, do the update with atomics (`atomicAdd`) instead of a lock, or try once per pass: `while (!done) { if (atomicCAS(lock, 0, 1) == 0) { /* critical section */ atomicExch(lock, 0); done = true; } }`".into()),
+        vec![],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Calls: H003, H004, H005, H007, H008, H012, H013, H015-H023, H028, H029
 
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
@@ -5232,6 +5478,17 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         && matches!(argv.len(), 3 | 4)
     {
         mask_as_value(a, n, name, &argv);
+    }
+    if matches!(
+        name,
+        "atomicCAS"
+            | "atomicCAS_block"
+            | "atomicCAS_system"
+            | "atomicExch"
+            | "atomicExch_block"
+            | "atomicExch_system"
+    ) {
+        spin_lock(a, n, name, &argv);
     }
     let segment = super::row_warps::is_warp_op(name).then(|| {
         let sync = usize::from(name.ends_with("_sync"));
@@ -7130,6 +7387,116 @@ fn half_shuffle_gap(a: &Analyzer, ty: &str) -> Option<(Severity, String)> {
     Some((Severity::Error, format!("HIP's shuffles have half-precision overloads only from HIP 5.6 on, and the target is HIP {hip} ({hipcc})")))
 }
 
+/// H062 (realuser43 R43-a): `cudaFilterModeLinear` set on a texture descriptor
+/// (`desc.filterMode = cudaFilterModeLinear`, also in an initializer) or on a texture reference
+/// (`texRef.filterMode = ...`), where the texels are read as their own type: float or half data,
+/// the only kind CUDA filters that way. On gfx90a `hipCreateTextureObject` refuses such a
+/// texture (ROCm/clr#276), some ROCm and GPU combinations sample the nearest texel instead
+/// (TIGRE's AMD port), and over pitched 2-D memory it fails (HeCBench#190). Not reported: a
+/// comparison with the mode, and normalized-float reads (8- and 16-bit integer texels) over an
+/// array. Once per function.
+fn linear_texture(a: &mut Analyzer, n: Node) {
+    let parent = n.parent();
+    if parent.is_some_and(|p| matches!(p.kind_name(), "binary_expression" | "case_statement")) {
+        return;
+    }
+    let scope = a
+        .func_at(n.start_byte())
+        .map_or(0..a.src.len(), |f| f.node.byte_range());
+    let text = &a.src[scope.clone()];
+    let has = |w: &str| memchr::memmem::find(text, w.as_bytes()).is_some();
+    let pitched = has("cudaResourceTypePitch2D");
+    // `target.filterMode = cudaFilterModeLinear`: the object set.
+    let assignment = parent
+        .filter(|p| p.kind_name() == "assignment_expression" && p.field(FIELDS.right) == Some(n));
+    let object = assignment
+        .and_then(|p| p.field(FIELDS.left))
+        .filter(|l| l.kind_name() == "field_expression")
+        .and_then(|l| l.field(FIELDS.argument))
+        .filter(|o| o.kind_name() == "identifier");
+    // A texture reference (`texture<float, 2, cudaReadModeElementType> tex;`) says its read
+    // mode in its type; a descriptor in the code around it.
+    let reference = object
+        .and_then(|o| a.lookup(a.text(o), o.start_byte()))
+        .filter(|d| d.ty_text.starts_with("texture"))
+        .map(|d| a.text(d.decl).to_string());
+    let normalized = match &reference {
+        Some(decl) => decl.contains("cudaReadModeNormalizedFloat"),
+        None => has("cudaReadModeNormalizedFloat"),
+    };
+    if normalized && !pitched {
+        return;
+    }
+    if !a.first("H062", scope.start) {
+        return;
+    }
+    let at = assignment.unwrap_or(n);
+    let shown = snippet(a.text(at));
+    let (what, creator) = if reference.is_some() {
+        ("a texture reference", "hipBindTextureToArray")
+    } else {
+        ("a texture", "hipCreateTextureObject")
+    };
+    let msg = if pitched {
+        format!("`{shown}` makes {what} with linear filtering over pitched 2-D memory (`cudaResourceTypePitch2D`): on AMD GPUs `{creator}` fails for it (MI250X, gfx90a), and code that ignores its status reads from a texture that was never made")
+    } else {
+        format!("`{shown}` makes {what} that interpolates between float texels in hardware: on AMD GPUs `{creator}` may refuse it (\"operation not supported\" on gfx90a, MI200) or sample the nearest texel without interpolating, so the kernel's reads differ from CUDA's without an error")
+    };
+    a.report(
+        &TEXTURE_LINEAR_FLOAT,
+        Severity::Warning,
+        at,
+        msg,
+        Some(format!("do the interpolation in the kernel: make the texture with `cudaFilterModePoint` and blend the 2 (1-D), 4 (2-D) or 8 (3-D) neighbouring texels by the fraction of the coordinate less 0.5, as the hardware does; at least check the status `{creator}` returns")),
+        vec![],
+    );
+}
+
+/// The half type (`__half`, `__nv_bfloat16`, ...) that type `ty` names, directly or through
+/// the file's `typedef`/`using` aliases.
+fn half_type_of(a: &Analyzer, ty: &str) -> Option<String> {
+    let mut name = plain_type_name(ty);
+    for _ in 0..5 {
+        if HALF_TYPES.contains(&name.as_str()) {
+            return Some(name);
+        }
+        let next = plain_type_name(&a.unalias(&name));
+        if next == name {
+            return None;
+        }
+        name = next;
+    }
+    None
+}
+
+/// H035 for a shuffle (`name`) of `value`, a parameter whose type `ty` is a template type
+/// parameter of the function around it: each call of that function in the file that makes
+/// `ty` a half type the target HIP has no shuffle for does not compile (V18-g).
+fn half_template_shuffle(a: &mut Analyzer, name: &str, value: Node, ty: &str) {
+    let Some((fname, ty, calls)) = template_instances(a, value.start_byte(), value, ty) else {
+        return;
+    };
+    for (call, arg_ty) in calls {
+        let Some(half) = half_type_of(a, &arg_ty) else {
+            continue;
+        };
+        let Some((sev, why)) = half_shuffle_gap(a, &half) else {
+            continue;
+        };
+        if !a.first("half-shuffle-template", call.start_byte()) {
+            continue;
+        }
+        a.report(
+            &HALF_SHUFFLE,
+            sev,
+            call,
+            format!("`{}` makes `{ty}` a `{half}` in `{fname}`, whose `{name}` then shuffles a `{half}`: {why}", snippet(a.text(call))),
+            Some(format!("in `{fname}`, {}; or give `{fname}` an overload for `{half}`", half_shuffle_help(&half))),
+            vec![],
+        );
+    }
+}
+
 /// A recipe that compiles with HIP 5.2.3 for a shuffle of half type `ty`.
 fn half_shuffle_help(ty: &str) -> &'static str {
     let bf16 = ty.contains("bfloat16") || ty.contains("BFloat16");
@@ -7146,7 +7513,10 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let base = name.trim_end_matches("_sync");
     let off = usize::from(sync);
     if let Some(value) = argv.get(off) {
-        if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(&t.as_str())) {
+        // The value's type, through `auto` and the file's typedef/using aliases as H060 reads
+        // it (verify18 V18-g: `myhalf v`, `auto v = p[i]` on a `__half *p`).
+        let written = aggregate_value_type(a, *value, 0);
+        if let Some(ty) = written.as_deref().and_then(|t| half_type_of(a, t)) {
             if let Some((sev, why)) = half_shuffle_gap(a, &ty) {
                 a.report(
                     &HALF_SHUFFLE,
@@ -7168,6 +7538,10 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
                     vec![],
                 );
             }
+        } else if let Some(ty) = written {
+            // A template parameter: judged at each call of the function that makes it a half
+            // type (`xsum<__half>(x)`), where hipcc reports the instantiation.
+            half_template_shuffle(a, name, *value, &ty);
         }
     }
     let third = argv.get(1 + off);
@@ -9605,6 +9979,9 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         // around `double` overloads of `__shfl_down`: the stand-ins an older GPU needed, which
         // HIP defines itself (realuser30 R30-1, CSR5's utils_cuda.h).
         let polyfills = falls.then(|| only_redefines_hip(a, n)).flatten();
+        // `#if __CUDA_ARCH__ < 700` / `#error "needs Volta"`: the branch only rejects an older
+        // NVIDIA GPU, and skipping it is what HIP needs (realuser45 R45-3).
+        let only_error = falls && only_error_directives(a, n);
         let (severity, tail) = match (stop, empty) {
             (Some(line), _) => (
                 Severity::Error,
@@ -9627,6 +10004,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 let (name, line, returned) = constant.clone().unwrap_or_default();
                 (Severity::Error, fallback_tail(&name, line, &returned))
             }
+            _ if only_error => (
+                Severity::Note,
+                ", and all it holds is an `#error` that rejects an older NVIDIA GPU: skipping it is right".to_string(),
+            ),
             _ if polyfills.is_some() => (
                 Severity::Note,
                 format!(
@@ -10036,6 +10417,23 @@ fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
 /// Where the branch of conditional `n` (not its `#else`) holds nothing but definitions of
 /// what HIP itself provides on every target (`atomicAdd(double*, double)`, a `double`
 /// overload of `__shfl_down`), their names as the message lists them (`` `atomicAdd` ``).
+/// Whether the code of `#if` branch `n` (not its `#elif`/`#else`) is only `#error` directives.
+fn only_error_directives(a: &Analyzer, n: Node) -> bool {
+    let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
+    let mut any = false;
+    for c in crate::parse::named_children(n) {
+        if Some(c) == cond || Some(c) == alt || c.kind_name() == "comment" {
+            continue;
+        }
+        let t = a.text(c).trim_start().trim_start_matches('#').trim_start();
+        if c.kind_name() != "preproc_call" || !t.starts_with("error") {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 fn only_redefines_hip(a: &Analyzer, n: Node) -> Option<String> {
     let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
     let mut names: Vec<String> = Vec::new();
@@ -10963,6 +11361,73 @@ fn launch_bounds(a: &mut Analyzer, n: Node) {
     }
 }
 
+/// The GPUs rocWMMA supports (its API reference, "Supported GPU architectures"): CDNA gfx908,
+/// gfx90a, gfx942, gfx950 (wave64, MFMA) and RDNA3/4 gfx1100-gfx1102, gfx1200, gfx1201 (wave32,
+/// WMMA). RDNA2 (gfx10xx) and older GCN have no matrix cores: hipcc rejects MFMA builtins there
+/// ("needs target feature mai-insts").
+const ROCWMMA_TARGETS: &[&str] = &[
+    "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201",
+];
+
+/// H014's help for the run's `--offload-arch` targets (realuser45 R45-b): rocWMMA where it runs,
+/// and a path without matrix cores for the targets it does not (gfx1030), selected by macros.
+pub(super) fn fit_wmma_help(found: &mut [Diagnostic], targets: &[String]) {
+    let base = |t: &String| t.trim().split(':').next().unwrap_or("").to_string();
+    let mut names: Vec<String> = Vec::new();
+    for t in targets.iter().map(base).filter(|t| !t.is_empty()) {
+        if !names.contains(&t) {
+            names.push(t);
+        }
+    }
+    let (with, without): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|t| ROCWMMA_TARGETS.contains(&t.as_str()));
+    if without.is_empty() {
+        if with.is_empty() {
+            return;
+        }
+        for d in found.iter_mut().filter(|d| d.id == WARP_MATRIX.id) {
+            d.help = Some(format!(
+                "port to rocWMMA, which supports {} (or to the MFMA/WMMA compiler intrinsics); fragment shapes and tiling change",
+                with.join(", ")
+            ));
+        }
+        return;
+    }
+    let guard = |ts: &[String]| {
+        let mut g: Vec<String> = Vec::new();
+        for t in ts {
+            let m = if t.starts_with("gfx10") {
+                "defined(__GFX10__)".to_string()
+            } else {
+                format!("defined(__{t}__)")
+            };
+            if !g.contains(&m) {
+                g.push(m);
+            }
+        }
+        g.join(" || ")
+    };
+    let no_cores = format!(
+        "{} {} no matrix cores (neither rocWMMA nor MFMA builds for {}): write the tile as a shared-memory FMA loop, or call hipBLAS",
+        without.join(", "),
+        if without.len() == 1 { "has" } else { "have" },
+        if without.len() == 1 { "it" } else { "them" }
+    );
+    let help = if with.is_empty() {
+        format!("{no_cores}; fragment shapes and tiling change")
+    } else {
+        format!(
+            "port to rocWMMA for {} and keep a path without it: {no_cores}; select the paths with `#if {}` in device code",
+            with.join(", "),
+            guard(&without)
+        )
+    };
+    for d in found.iter_mut().filter(|d| d.id == WARP_MATRIX.id) {
+        d.help = Some(help.clone());
+    }
+}
+
 fn wmma(a: &mut Analyzer, n: Node, what: String) {
     a.report(
         &WARP_MATRIX,
@@ -11260,6 +11725,11 @@ struct QualifierMacros {
     /// Whether both branches hold only such qualifier definitions (and comments), so that
     /// letting hipcc into the skipped branch changes nothing else.
     only_qualifiers: bool,
+    /// Where one of them is `__device__` without `__host__` (nvcc's "device version in the
+    /// device pass, host version in the host pass"; verify18 V18-c): the line of the first
+    /// host code that calls a function declared with it, or 0 when the file is a header whose
+    /// includers may; `None` when no host code can (or every such macro has `__host__`).
+    host_caller: Option<usize>,
 }
 
 /// The words a qualifier macro's body may hold (`__host__ __device__ __forceinline__`).
@@ -11335,11 +11805,123 @@ fn qualifier_macros(a: &Analyzer, n: Node, body_skipped: bool) -> Option<Qualifi
         .filter_map(|name| crate::lexer::whole_words(a.src, name).find(|at| !range.contains(at)))
         .min()
         .map(|at| a.index.position(a.map(at)).0);
+    // The macros that letting hipcc in would make `__device__` only.
+    let device_only: Vec<&str> = names
+        .iter()
+        .filter(|name| {
+            skipped
+                .iter()
+                .filter_map(qualifier)
+                .any(|(n, w)| n == **name && device(&w) && !w.iter().any(|w| w == "__host__"))
+        })
+        .map(String::as_str)
+        .collect();
+    let host_caller = if device_only.is_empty() {
+        None
+    } else if header_name(a.file) {
+        Some(0)
+    } else {
+        host_caller(a, &device_only, range)
+    };
     Some(QualifierMacros {
         names,
         used,
         only_qualifiers,
+        host_caller,
     })
+}
+
+/// Whether `file` is a header by its name: its includers, not it, hold most callers.
+fn header_name(file: &str) -> bool {
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "h" | "hh" | "hpp" | "hxx" | "cuh" | "inl" | "cuinl" | "tcc"
+    )
+}
+
+/// The line of the first call, from host code, of a function declared with one of the
+/// qualifier macros `macros` (whose own conditional spans `skip`): a call outside any
+/// function, or in a function that is neither `__global__`, `__device__` only, nor qualified
+/// by one of them. `__host__ __device__` callers count as host code: hipcc compiles them for
+/// the host as well.
+fn host_caller(a: &Analyzer, macros: &[&str], skip: std::ops::Range<usize>) -> Option<usize> {
+    let src = a.src;
+    let word = crate::lexer::is_word_byte;
+    let names: Vec<&[u8]> = macros.iter().map(|m| m.as_bytes()).collect();
+    // The functions declared with a macro: the last identifier before the first `(` after it
+    // (`GQ static float trip(`, `GQ T Vec<T>::dot(`), with where that name stands.
+    let mut funcs: Vec<(&str, usize)> = Vec::new();
+    for m in macros {
+        for at in crate::lexer::whole_words(src, m).filter(|at| !skip.contains(at)) {
+            let end = (at + 400).min(src.len());
+            let Some(open) = src[at..end]
+                .iter()
+                .position(|&b| matches!(b, b'(' | b';' | b'{' | b'=' | b'#'))
+                .map(|i| at + i)
+                .filter(|&i| src[i] == b'(')
+            else {
+                continue;
+            };
+            let mut e = open;
+            while e > at && src[e - 1].is_ascii_whitespace() {
+                e -= 1;
+            }
+            let mut s = e;
+            while s > at && word(src[s - 1]) {
+                s -= 1;
+            }
+            if s == e || s <= at + m.len() {
+                continue;
+            }
+            if let Ok(name) = std::str::from_utf8(&src[s..e]) {
+                if name != "operator" && !name.as_bytes()[0].is_ascii_digit() {
+                    funcs.push((name, s));
+                }
+            }
+        }
+    }
+    let mut first: Option<usize> = None;
+    for &(name, _) in &funcs {
+        for at in crate::lexer::whole_words(src, name) {
+            if funcs.iter().any(|&(_, d)| d == at) || skip.contains(&at) {
+                continue;
+            }
+            // A call: `name(` or `name<...>(`.
+            let mut i = at + name.len();
+            while i < src.len() && src[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if src.get(i) == Some(&b'<') {
+                match src[i..(i + 200).min(src.len())]
+                    .iter()
+                    .position(|&b| b == b'>')
+                {
+                    Some(close) => i += close + 1,
+                    None => continue,
+                }
+                while i < src.len() && src[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+            }
+            if src.get(i) != Some(&b'(') {
+                continue;
+            }
+            let device = a.func_at(at).is_some_and(|f| {
+                let head = f
+                    .node
+                    .field(FIELDS.declarator)
+                    .map_or(f.node.start_byte(), |d| d.start_byte());
+                crate::parse::qualified_by(src, f.node.start_byte(), head, &names)
+                    || (f.device && !f.maybe_host)
+                    || f.kernel
+            });
+            if !device {
+                first = Some(first.map_or(at, |x: usize| x.min(at)));
+            }
+        }
+    }
+    first.map(|at| a.index.position(a.map(at)).0)
 }
 
 /// H011's severity, message tail, help and fix for [`qualifier_macros`]; `span` is the byte
@@ -11392,6 +11974,26 @@ fn qualifier_report(
             format!("{lost}: functions declared with {them} are host-only under hipcc, and a kernel or device function that calls one fails with \"call to __host__ function from __global__ function\""),
         ),
     };
+    if let Some(line) = q.host_caller {
+        // Letting hipcc in makes the functions `__device__` only in both passes: the host
+        // code that calls them then fails (verify18 V18-c). No fix.
+        let callers = if line == 0 {
+            "host code that calls them (an includer of this header, say) then fails".to_string()
+        } else {
+            format!("the host code that calls them (first on line {line}) then fails")
+        };
+        let define = match q.names.as_slice() {
+            [one] => format!("`#define {one} __host__ __device__`"),
+            _ => "a `#define` of each as `__host__ __device__`".to_string(),
+        };
+        let front = if directive == "#elif" {
+            format!("put `#elif defined(__HIPCC__)` and {define} in front of this `#elif`")
+        } else {
+            format!("put `#if defined(__HIPCC__)` and {define} in front of this test and make the test an `#elif`")
+        };
+        let help = format!("give hipcc `__host__ __device__` for {names}: {front}, or write `__host__ __device__` in {branch}; letting hipcc into the branch as it stands (`{fixed}`) makes the functions `__device__` only, and {callers} with \"no matching function for call\"");
+        return (severity, tail, help, vec![]);
+    }
     let mut help = format!("define {names} as `__host__ __device__` unconditionally, or let hipcc in: `{fixed}`; `__HIP_DEVICE_COMPILE__` fails the same way, since hipcc checks kernel bodies in its host pass too");
     let edits = if q.only_qualifiers {
         help.push_str(" (--fix does the latter)");

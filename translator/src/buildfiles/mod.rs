@@ -25,6 +25,7 @@ mod make_rdc;
 mod meson;
 mod py_strings;
 mod setup_py;
+mod shell;
 mod text;
 mod vcxproj;
 
@@ -52,6 +53,9 @@ pub enum BuildKind {
     VisualStudio,
     /// A Meson build (`meson.build`): its CUDA is reported, not converted.
     Meson,
+    /// A shell build script (`build.sh`, `*.bash`): its command lines that run nvcc are
+    /// converted as a Makefile's recipe lines are.
+    Shell,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
     /// in a JIT build the names of renamed sources (the strings `load_inline` compiles are
@@ -84,6 +88,7 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         _ if is_vs_project(name) => Some(BuildKind::VisualStudio),
         _ if name.ends_with(".py") => Some(BuildKind::Python),
         _ if is_makefile_name(name) => Some(BuildKind::Makefile),
+        _ if name.ends_with(".sh") || name.ends_with(".bash") => Some(BuildKind::Shell),
         _ => None,
     }
 }
@@ -606,7 +611,10 @@ pub fn translate_build(
     // to read keeps the define).
     let without_warp;
     let opts = if opts.warp_sync_define
-        && matches!(kind, BuildKind::CMake | BuildKind::Makefile)
+        && matches!(
+            kind,
+            BuildKind::CMake | BuildKind::Makefile | BuildKind::Shell
+        )
         && opts
             .tree_root
             .as_deref()
@@ -663,6 +671,7 @@ pub fn translate_build(
             vcxproj::translate(&s, &mut sink, opts, filters)
         }
         BuildKind::Meson => meson::translate(&s, &mut sink, opts),
+        BuildKind::Shell => shell::translate(&s, &mut sink, opts),
     }
     if opts.thrust_sources {
         thrust_note(kind, &s, file, &mut sink, opts.cub_only, opts.cub_too);
@@ -687,7 +696,7 @@ fn each_include_dir(kind: BuildKind, s: &str, add: &mut dyn FnMut(&str, Option<u
         BuildKind::CMake => cmake::include_dirs(s, add),
         BuildKind::Makefile => make::include_dirs(s, add),
         BuildKind::VisualStudio => vcxproj::include_dirs(s, add),
-        BuildKind::Meson => {}
+        BuildKind::Meson | BuildKind::Shell => {}
     }
 }
 
@@ -1172,6 +1181,12 @@ pub const DIAGS: &[DiagInfo] = &[
                   '-V']), call, run, Popen), outside a try, is an error: it raises there (FileNotFoundError,\n\
                   or TypeError where the path is built on CUDA_HOME, which is None on ROCm PyTorch), and\n\
                   the build stops before anything is compiled. Guard it with torch.version.hip.\n\
+                  A lookup of nvcc whose answer stops the build where it finds none (`if nv is None:\n\
+                  raise ...`) says so. The custom build_ext that hands a looked-up nvcc to\n\
+                  set_executable('compiler_so', ...) for .cu sources (npcuda-example) is converted to look\n\
+                  for hipcc (B012); where its shape is not certain, the lookup is reported: the build runs\n\
+                  nvcc and was not converted. A shell build script's line that runs nvcc through a\n\
+                  variable ($NVCC), or that its conversion leaves running nvcc, is reported too.\n\
                   An `if ... CUDA_HOME is not None:` whose `else:` raises or exits (or an `if CUDA_HOME is\n\
                   None:` whose block does) is an error: CUDA_HOME is None on ROCm PyTorch without a CUDA\n\
                   toolkit, so the build always stops. --fix tests `(CUDA_HOME is not None or ROCM_HOME is\n\
@@ -1265,7 +1280,10 @@ pub const DIAGS: &[DiagInfo] = &[
         severity: Severity::Note,
         summary: "nvcc replaced by hipcc",
         explain: "The compiler driver nvcc becomes hipcc, which accepts most of nvcc's common options\n\
-                  (-O3, -std=c++17, -c, -o, -I, -D) and compiles .hip and .cu files as HIP.",
+                  (-O3, -std=c++17, -c, -o, -I, -D) and compiles .hip and .cu files as HIP. This is done in\n\
+                  Makefiles, CMake, shell build scripts (*.sh: the lines that run nvcc), and in a setup.py\n\
+                  whose custom build_ext compiles .cu sources with an nvcc it looks up (now hipcc, under\n\
+                  $ROCM_PATH or on PATH).",
     },
     DiagInfo {
         id: "B013",
@@ -1324,7 +1342,8 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "Visual Studio projects (.vcxproj) build CUDA through NVIDIA's build customization: an\n\
                   <Import> of $(VCTargetsPath)\\BuildCustomizations\\CUDA <version>.props and .targets,\n\
                   CudaCompile items, and nvcc settings on them (CodeGeneration, FastMath, GPUDebugInfo,\n\
-                  GenerateRelocatableDeviceCode, GenerateLineInfo, MaxRegCount, AdditionalOptions). A machine\n\
+                  GenerateRelocatableDeviceCode, GenerateLineInfo, MaxRegCount, PtxAsOptionV, HostDebugInfo,\n\
+                  Keep, KeepDir, CudaRuntime, NvccCompilation, AdditionalOptions). A machine\n\
                   with the AMD HIP SDK for Windows has no nvcc. AMD's Visual Studio extension (HIP-VS,\n\
                   https://rocm.docs.amd.com/projects/hip-vs/) adds the platform toolsets `AMD HIP for clang\n\
                   Compiler` and `AMD HIP for nvcc Compiler`, but its documentation does not give the item\n\

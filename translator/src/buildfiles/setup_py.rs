@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
-use super::{Anchor, BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
+use super::{Anchor, BuildOptions, B_COMPILER, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
 
 /// A Python token that matters here.
 #[derive(Debug, Clone)]
@@ -1207,7 +1207,8 @@ pub(crate) fn translate(
     if scope == Scope::Setup || jit_build {
         stale_include_dirs(src, &toks, sink, opts, base, &moved_consts);
         hip_names_of_cuda_sources(&toks, sink, &renames);
-        nvcc_probes(src, &toks, sink);
+        let handled = custom_nvcc_compiler(src, &toks, sink);
+        nvcc_probes(src, &toks, sink, &handled);
         renamed_extensions(src, &toks, sink, &exts);
     }
 }
@@ -1585,7 +1586,7 @@ const PROBES: &[&str] = &[
 /// the probe gates (nerfacc's `if cuda_toolkit_available(): _C = load(...)`) never runs there,
 /// and the port is silently disabled. A statement that also tests `torch.version.hip` or names
 /// `hipcc` has its ROCm answer.
-fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
+fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink, handled: &BTreeSet<usize>) {
     // The lines of the `if` blocks reported here (R23-c).
     let mut probed: BTreeSet<usize> = BTreeSet::new();
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
@@ -1594,6 +1595,9 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         let Tok::Str { start, content, .. } = t else {
             continue;
         };
+        if handled.contains(start) {
+            continue;
+        }
         let program = content.split(' ').next().unwrap_or("");
         let program = program.strip_suffix(".exe").unwrap_or(program);
         let named = program == "nvcc";
@@ -1674,6 +1678,327 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         }
     }
     cuda_home_gates(src, sink, &probed);
+}
+
+/// Environment variables a custom build reads for the CUDA toolkit's root.
+const CUDA_ROOT_VARS: &[&str] = &["CUDAHOME", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"];
+
+/// The first token of the call or name chain that ends at token `f` (`os.path.join`,
+/// `shutil.which`): walks back over `.`-joined identifiers.
+fn chain_start(toks: &[Tok], mut f: usize) -> usize {
+    while f >= 2
+        && matches!(toks[f - 1], Tok::Punct { ch: '.', .. })
+        && matches!(toks[f - 2], Tok::Ident { .. })
+    {
+        f -= 2;
+    }
+    f
+}
+
+/// The token range `open+1..close` of the bracketed group opened at `open`.
+fn group_end(toks: &[Tok], open: usize) -> Option<usize> {
+    let mut depth = 0isize;
+    for (j, t) in toks.iter().enumerate().skip(open) {
+        depth += nesting(t);
+        if depth == 0 {
+            return Some(j);
+        }
+    }
+    None
+}
+
+/// The byte range of the block a line belongs to: the `def` (or `class`) it sits in, from its
+/// header line to the next line indented no deeper than that header, or the whole file for a
+/// line at the module's level.
+fn enclosing_block(src: &str, at: usize) -> std::ops::Range<usize> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let line_start = src[..at].rfind('\n').map_or(0, |p| p + 1);
+    let mut ind = indent(&src[line_start..]);
+    let mut start = None;
+    let mut pos = line_start;
+    // Walk up to the `def` header that holds the line.
+    while pos > 0 && ind > 0 {
+        let prev = src[..pos - 1].rfind('\n').map_or(0, |p| p + 1);
+        let l = &src[prev..pos - 1];
+        pos = prev;
+        let t = l.trim_start();
+        if t.is_empty() || t.starts_with('#') || indent(l) >= ind {
+            continue;
+        }
+        ind = indent(l);
+        if t.starts_with("def ") || t.starts_with("async def ") {
+            start = Some((prev, ind));
+            break;
+        }
+    }
+    let Some((start, head)) = start else {
+        return 0..src.len();
+    };
+    let mut end = src.len();
+    let mut p = src[start..].find('\n').map_or(src.len(), |q| start + q + 1);
+    while p < src.len() {
+        let next = src[p..].find('\n').map_or(src.len(), |q| p + q + 1);
+        let l = src[p..next].trim_end_matches(['\n', '\r']);
+        let t = l.trim_start();
+        if !t.is_empty() && !t.starts_with('#') && indent(l) <= head {
+            end = p;
+            break;
+        }
+        p = next;
+    }
+    start..end
+}
+
+/// R44-a: the classic custom `build_ext` that compiles `.cu` sources with nvcc in a plain
+/// setuptools/Cython build (rmcgibbo's npcuda-example and its many copies): a lookup of nvcc
+/// (`pjoin(home, 'bin', 'nvcc')` under `$CUDAHOME`, a `find_in_path('nvcc', PATH)` helper,
+/// `shutil.which('nvcc')`) assigned to a name, and `set_executable('compiler_so', ...)` handed
+/// that program. On a ROCm machine the lookup finds nothing, and the build raises before it
+/// compiles anything. Where both are there, the lookup is converted: it looks for hipcc,
+/// under `$ROCM_PATH` where the original read the CUDA root's variable (`/usr/local/cuda`
+/// defaults become `/opt/rocm`), and `lib64` joined to that root becomes `lib` (ROCm's and the
+/// distributions' HIP libraries are in `lib`); the flag lists are converted elsewhere. A lookup
+/// that is assigned but not handed to a compiler this way is reported (B008): the build runs
+/// nvcc and hipport did not convert it. Returns the offsets of the literals handled here, which
+/// the generic probe warning leaves alone.
+fn custom_nvcc_compiler(src: &str, toks: &[Tok], sink: &mut Sink) -> BTreeSet<usize> {
+    let mut handled = BTreeSet::new();
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let str_is = |k: usize, s: &str| matches!(toks.get(k), Some(Tok::Str { content, prefix, .. }) if content == s && !prefix.contains(['f', 'F']));
+    let defined: HashSet<&str> = toks
+        .windows(2)
+        .filter_map(|w| match (&w[0], &w[1]) {
+            (Tok::Ident { text: d, .. }, Tok::Ident { text, .. }) if d == "def" => {
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    // The compilers `set_executable` is handed, where the value names nvcc (`CUDA['nvcc']`,
+    // `nvcc`, `self.nvcc_path`): the line of each.
+    let mut compiler_lines: Vec<usize> = Vec::new();
+    for k in 0..toks.len() {
+        let is_set = matches!(&toks[k], Tok::Ident { text, .. } if text == "set_executable");
+        if !is_set || !punct(k + 1, '(') || !punct(k + 3, ',') {
+            continue;
+        }
+        let exe = matches!(toks.get(k + 2), Some(Tok::Str { content, .. })
+            if matches!(content.as_str(), "compiler_so" | "compiler" | "compiler_cxx"));
+        let Some(close) = group_end(toks, k + 1) else {
+            continue;
+        };
+        let names_nvcc = toks[k + 4..close].iter().any(|t| match t {
+            Tok::Str { content, .. } => content == "nvcc",
+            Tok::Ident { text, .. } => text.to_ascii_lowercase().contains("nvcc"),
+            _ => false,
+        });
+        if exe && names_nvcc {
+            compiler_lines.push(src[..tok_start(&toks[k])].matches('\n').count() + 1);
+        }
+    }
+    // The lookups: (literal token, whether its shape is one converted with certainty).
+    // (literal token, whether a compiler is handed it, the line that raises where it is missing).
+    let mut lookups: Vec<(usize, bool, Option<usize>)> = Vec::new();
+    for k in 0..toks.len() {
+        let Tok::Str {
+            content, prefix, ..
+        } = &toks[k]
+        else {
+            continue;
+        };
+        if prefix.contains(['f', 'F']) {
+            continue;
+        }
+        if k < 2 {
+            continue;
+        }
+        let named = content == "nvcc" || content == "nvcc.exe";
+        let expr_start = if named && punct(k + 1, ')') && punct(k - 1, ',') && str_is(k - 2, "bin")
+        {
+            // `pjoin(home, 'bin', 'nvcc')`: the call's name chain.
+            let mut depth = 0isize;
+            let mut j = k;
+            loop {
+                let Some(p) = j.checked_sub(1) else {
+                    break None;
+                };
+                j = p;
+                depth += nesting(&toks[j]);
+                if depth > 0 {
+                    break (j >= 1 && punct(j, '(') && matches!(toks[j - 1], Tok::Ident { .. }))
+                        .then(|| chain_start(toks, j - 1));
+                }
+            }
+        } else if named && punct(k - 1, '(') {
+            // `find_in_path('nvcc', ...)`, `shutil.which('nvcc')`
+            match &toks[k - 2] {
+                Tok::Ident { text, .. }
+                    if matches!(text.as_str(), "which" | "find_executable")
+                        || defined.contains(text.as_str()) =>
+                {
+                    Some(chain_start(toks, k - 2))
+                }
+                _ => None,
+            }
+        } else if content.ends_with("/bin/nvcc") && punct(k - 1, '+') {
+            // `home + '/bin/nvcc'`
+            matches!(toks[k - 2], Tok::Ident { .. }).then(|| chain_start(toks, k - 2))
+        } else {
+            None
+        };
+        let Some(first) = expr_start else { continue };
+        // Assigned to a name (`nvcc = ...`) or a dict key (`{'nvcc': ...}`): a lookup whose
+        // answer the build keeps. Probes that run it are nvcc_probes' to report.
+        let assigned = first >= 2
+            && ((punct(first - 1, '=')
+                && matches!(
+                    toks[first - 2],
+                    Tok::Ident { .. } | Tok::Punct { ch: ']', .. }
+                ))
+                || (punct(first - 1, ':') && matches!(toks[first - 2], Tok::Str { .. })));
+        if !assigned {
+            continue;
+        }
+        // Without a compiler handed the answer, the lookup is this finding's only where a
+        // missing nvcc stops the build (`if nvcc is None: raise ...`); a probe whose answer
+        // gates a step is nvcc_probes' to report.
+        let raises = match &toks[first - 2] {
+            Tok::Ident { text, .. } if punct(first - 1, '=') => {
+                stops_when_missing(src, tok_start(&toks[k]), text)
+            }
+            _ => None,
+        };
+        if compiler_lines.is_empty() && raises.is_none() {
+            continue;
+        }
+        lookups.push((
+            k,
+            !compiler_lines.is_empty() && !content.ends_with(".exe"),
+            raises,
+        ));
+    }
+    if lookups.is_empty() {
+        return handled;
+    }
+    // A file that already names hipcc or tests ROCm has its own answer.
+    if src.contains("hipcc") || src.contains("torch.version.hip") || src.contains("ROCM_PATH") {
+        return handled;
+    }
+    let mut converted_blocks: Vec<std::ops::Range<usize>> = Vec::new();
+    for &(k, certain, raises) in &lookups {
+        let Tok::Str {
+            quote_at,
+            end,
+            content,
+            triple,
+            ..
+        } = &toks[k]
+        else {
+            continue;
+        };
+        let at = *quote_at;
+        handled.insert(tok_start(&toks[k]));
+        if certain && !triple {
+            let new = format!("{}hipcc", content.strip_suffix("nvcc").unwrap_or(""));
+            if sink.edit(quote_at + 1, end - 1, new, B_COMPILER.id) {
+                let block = enclosing_block(src, at);
+                if !converted_blocks.contains(&block) {
+                    converted_blocks.push(block);
+                }
+                sink.diag(
+                    B_COMPILER,
+                    at,
+                    format!(
+                        "this build compiles .cu sources with the nvcc it finds here (set_executable, line {}): it now looks for hipcc instead",
+                        compiler_lines[0]
+                    ),
+                    Some("hipcc is found under $ROCM_PATH/bin where ROCM_PATH is set, else on PATH (ROCm installs it in /opt/rocm/bin)".into()),
+                );
+                continue;
+            }
+        }
+        sink.diag(
+            B_CONSTRUCT,
+            at,
+            match (compiler_lines.first(), raises) {
+                (Some(l), _) => format!(
+                    "the build looks for nvcc here and runs it as the compiler (line {l}): a ROCm machine has none, so the build fails before it compiles anything; hipport did not convert this lookup"
+                ),
+                (None, r) => format!(
+                    "the build looks for nvcc here, which a ROCm machine does not have: the build stops with an error there (line {})",
+                    r.unwrap_or(0)
+                ),
+            },
+            Some("look for hipcc instead ($ROCM_PATH/bin/hipcc, or hipcc on PATH) and compile the .cu sources with it".into()),
+        );
+    }
+    // In the blocks converted: the CUDA root's variable becomes ROCM_PATH, its
+    // `/usr/local/cuda` default `/opt/rocm`, and `lib64` joined to a root `lib`.
+    for k in 0..toks.len() {
+        let Tok::Str {
+            quote_at,
+            end,
+            content,
+            triple,
+            prefix,
+            ..
+        } = &toks[k]
+        else {
+            continue;
+        };
+        if *triple
+            || prefix.contains(['f', 'F'])
+            || !converted_blocks.iter().any(|b| b.contains(quote_at))
+        {
+            continue;
+        }
+        let env_key = CUDA_ROOT_VARS.contains(&content.as_str())
+            && ((k >= 2
+                && punct(k - 1, '[')
+                && matches!(&toks[k - 2], Tok::Ident { text, .. } if text == "environ"))
+                || (k >= 2
+                    && punct(k - 1, '(')
+                    && matches!(&toks[k - 2], Tok::Ident { text, .. } if text == "getenv" || text == "get"))
+                || matches!(toks.get(k + 1), Some(Tok::Ident { text, .. }) if text == "in")
+                    && matches!(toks.get(k + 2), Some(Tok::Ident { text, .. }) if text == "os" || text == "environ"));
+        let new = if env_key {
+            "ROCM_PATH"
+        } else if content == "/usr/local/cuda" {
+            "/opt/rocm"
+        } else if content == "lib64" && punct(k + 1, ')') && punct(k - 1, ',') {
+            "lib"
+        } else {
+            continue;
+        };
+        sink.edit(quote_at + 1, end - 1, new, B_COMPILER.id);
+    }
+    handled
+}
+
+/// The line of the `raise` (or exit) that follows a lookup assigned to `name` where it found
+/// nothing: `if name is None: raise ...` or `if not name:` with the stop in its block or after
+/// its colon, within a few lines of the lookup.
+fn stops_when_missing(src: &str, at: usize, name: &str) -> Option<usize> {
+    let first_line = src[..at].matches('\n').count();
+    let lines: Vec<&str> = src.lines().collect();
+    let tests = [format!("if {name} is None:"), format!("if not {name}:")];
+    for (i, l) in lines.iter().enumerate().skip(first_line + 1).take(6) {
+        let t = l.trim();
+        let Some(test) = tests.iter().find(|p| t.starts_with(p.as_str())) else {
+            continue;
+        };
+        let after = t[test.len()..].trim();
+        if !after.is_empty() && !after.starts_with('#') {
+            return stops_build(after).then_some(i + 1);
+        }
+        let (j, next) = lines
+            .iter()
+            .enumerate()
+            .skip(i + 1)
+            .find(|(_, l)| !l.trim().is_empty() && !l.trim().starts_with('#'))?;
+        return stops_build(next).then_some(j + 1);
+    }
+    None
 }
 
 /// What a line of Python that ends a build does: `raise ...`, `sys.exit(...)`, `exit(...)`,

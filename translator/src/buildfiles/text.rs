@@ -115,6 +115,21 @@ impl Sink {
         ));
     }
 
+    /// Adds a diagnostic made against another text (a line of a shell script translated as a
+    /// Makefile's recipe line), moved to `offset` of this one; its fix edits move with it.
+    pub(crate) fn push_moved(&mut self, mut d: Diagnostic, offset: usize) {
+        if self.left_alone(offset, &d.id) {
+            return;
+        }
+        let (line, column) = self.index.position(offset);
+        for e in &mut d.fix {
+            e.start = (e.start + offset).saturating_sub(d.offset);
+            e.end = (e.end + offset).saturating_sub(d.offset);
+        }
+        (d.line, d.column, d.offset) = (line, column, offset);
+        self.diags.push(d);
+    }
+
     /// Adds a diagnostic with a severity other than its kind's.
     pub(crate) fn diag_as(
         &mut self,

@@ -385,6 +385,22 @@ fn setting_flags(name: &str, value: &str) -> Option<Vec<String>> {
         "GenerateRelocatableDeviceCode" if on => words(&["-rdc=true"]),
         "GenerateLineInfo" if on => words(&["-lineinfo"]),
         "MaxRegCount" if !v.is_empty() && v != "0" => Some(vec![format!("-maxrregcount={v}")]),
+        // R44-1: the other nvcc-only switches of NVIDIA's CudaCompile rule, with the nvcc
+        // words each stands for.
+        "PtxAsOptionV" if on => words(&["-Xptxas", "-v"]),
+        "HostDebugInfo" if on => words(&["-g"]),
+        "Keep" if on => words(&["-keep"]),
+        "KeepDir" if !v.is_empty() && !v.contains("%(") => {
+            Some(vec!["-keep-dir".to_string(), v.to_string()])
+        }
+        "CudaRuntime" if !v.is_empty() && !v.contains("%(") => {
+            Some(vec!["-cudart".to_string(), v.to_ascii_lowercase()])
+        }
+        "NvccCompilation"
+            if matches!(v.to_ascii_lowercase().as_str(), "ptx" | "cubin" | "fatbin") =>
+        {
+            Some(vec![format!("-{}", v.to_ascii_lowercase())])
+        }
         // Words as the command line reads them: `-Xcompiler "/wd 4819"` is two, the quoted
         // value one word with its quotes.
         "AdditionalOptions" => {
