@@ -14,6 +14,7 @@ mod lds;
 mod merge;
 mod min_max;
 mod partial_waves;
+pub(crate) use partial_waves::ONE_WARP_KEPT;
 mod python;
 pub(crate) use python::cuda_only_spans;
 mod row_warps;

@@ -88,6 +88,11 @@ fn full_mask_sync<'a, 't>(a: &Analyzer<'a, 't>, c: Node<'t>) -> Option<(Node<'t>
 /// What H003's note says the port writes where every launch has blocks of 32 threads.
 pub(super) const ONE_WARP_MASK: &str = "hipport's port passes `0xffffffffull`";
 
+/// What H003's note says where such a kernel's mask is `0xffffffffull` already: the translator
+/// reads it (`crate::translate`) and leaves that mask as it is, where it would widen it
+/// elsewhere.
+pub(crate) const ONE_WARP_KEPT: &str = "so hipport leaves it as it is";
+
 /// After the walk, in the device functions that only kernels launched with blocks of exactly 32
 /// threads reach ([`super::row_warps::one_warp_bodies`]): a 64-lane wavefront holds 32 threads,
 /// in lanes 0-31, and a 32-lane one is full, so the 32-lane full mask names exactly the lanes
@@ -137,18 +142,30 @@ pub(super) fn finish(a: &mut Analyzer) {
                 if !a.first("H003-one-warp", at) {
                     continue;
                 }
+                // Already `0xffffffffull` (a second conversion, or code written for HIP 6.2):
+                // right as it is, so the note carries no change, and its words tell the
+                // translator to leave the mask alone.
+                let kept = mask.kind_name() != "identifier"
+                    && super::eval::mask_value(mask, a.src)
+                        .is_some_and(|m| m.wide && m.value == 0xffff_ffff);
+                let message = if kept {
+                    format!("`{name}` with the mask `{}` in `{kernel}`, which every launch in this file runs with blocks of 32 threads: a 64-lane wavefront then holds 32 threads, in lanes 0-31, which this mask names, as HIP's `_sync` builtins require (the mask must equal the active lanes); right on 32- and 64-lane wavefronts, {ONE_WARP_KEPT}", a.text(mask))
+                } else {
+                    format!("`{name}` with the full mask in `{kernel}`, which every launch in this file runs with blocks of 32 threads: a 64-lane wavefront then holds 32 threads, in lanes 0-31, and HIP's `_sync` builtins require the mask to equal the active lanes (they trap in builds without NDEBUG), so {ONE_WARP_MASK} (64 bits, naming lanes 0-31) in place of the widened `0xffffffffffffffffull`; right on 32- and 64-lane wavefronts")
+                };
                 let before = a.out.len();
                 a.report(
                     &SYNC_MASK_32,
                     Severity::Note,
                     mask,
-                    format!("`{name}` with the full mask in `{kernel}`, which every launch in this file runs with blocks of 32 threads: a 64-lane wavefront then holds 32 threads, in lanes 0-31, and HIP's `_sync` builtins require the mask to equal the active lanes (they trap in builds without NDEBUG), so {ONE_WARP_MASK} (64 bits, naming lanes 0-31) in place of the widened `0xffffffffffffffffull`; right on 32- and 64-lane wavefronts"),
+                    message,
                     Some("nothing to change while every launch has blocks of 32 threads; a launch with larger blocks needs the mask of the lanes that run: `__activemask()`, or `0xffffffffffffffffull` for full 64-lane wavefronts".into()),
                     vec![],
                 );
                 // The translator writes this mask whatever `--fix` says, in place of its
-                // widening, so the edit travels with the report either way.
-                if a.out.len() > before {
+                // widening (one edit: translate.rs's `take_half_wave_masks`), so the edit
+                // travels with the report either way.
+                if !kept && a.out.len() > before {
                     if let Some(d) = a.out.last_mut() {
                         d.fix = vec![Edit::replace(
                             at,

@@ -5829,13 +5829,21 @@ mod tests {
 /// 32-lane one is full: `0xffffffff` names the lanes that run, and a ballot's bits 32-63 are 0
 /// (realuser44 R44-b, R44-c).
 pub(super) fn one_warp_bodies<'t>(a: &Analyzer<'_, 't>) -> Vec<(Node<'t>, String)> {
-    if !a.launches.iter().any(|(_, w32)| *w32) {
+    let ggl = ggl_launches(a);
+    if !a.launches.iter().any(|(_, w32)| *w32) && !ggl.iter().any(|(_, w)| *w) {
         return Vec::new();
     }
+    // `<<<...>>>` launches and `hipLaunchKernelGGL` ones (a converted file, `--launch hip`),
+    // each with whether its block is one row of 32 threads.
     let one_warp = |name: &str| {
-        only_32_wide_launches(a, Some(name))
-            && !a.row_launches.iter().any(|(k, _, _)| k == name)
-            && only_launched(a.src, name)
+        let mut all = a
+            .launches
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, w32)| *w32 && !a.row_launches.iter().any(|(k, _, _)| k == name))
+            .chain(ggl.iter().filter(|(k, _)| k == name).map(|(_, w)| *w))
+            .peekable();
+        all.peek().is_some() && all.all(|w| w) && only_launched(a.src, name)
     };
     let mut bodies: Vec<(Node<'t>, Option<String>)> = Vec::new();
     for f in a.funcs.iter().filter(|f| f.kernel) {
@@ -5860,14 +5868,54 @@ pub(super) fn one_warp_bodies<'t>(a: &Analyzer<'_, 't>) -> Vec<(Node<'t>, String
         .collect()
 }
 
-/// Whether each use of kernel `name` in `src` is its declaration, its definition or a
-/// `<<<...>>>` launch (template arguments between the name and the launch allowed).
+/// The `hipLaunchKernelGGL(kernel, grid, block, ...)` launches of the file: the kernel's name
+/// (its template arguments left off) and whether the block is one row of 32 threads.
+fn ggl_launches(a: &Analyzer) -> Vec<(String, bool)> {
+    const GGL: &[u8] = b"hipLaunchKernelGGL";
+    if memchr::memmem::find(a.src, GGL).is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for f in a.funcs.iter().filter(|f| !f.device) {
+        walk_subtree(f.node, |n| {
+            if n.kind_name() != "call_expression"
+                || n.field(FIELDS.function).map(|f| a.text(f).as_bytes()) != Some(GGL)
+            {
+                return Visit::Descend;
+            }
+            let args = super::rules::args(n);
+            if let (Some(k), Some(block)) = (args.first(), args.get(2)) {
+                let k = a.text(*k);
+                let k = k
+                    .strip_prefix("HIP_KERNEL_NAME(")
+                    .and_then(|k| k.strip_suffix(')'))
+                    .unwrap_or(k);
+                let k = k.split('<').next().unwrap_or(k).trim();
+                let k = k.rsplit("::").next().unwrap_or(k);
+                out.push((k.to_string(), matches!(block_shape(a, *block), Shape::Warp)));
+            }
+            Visit::Skip
+        });
+    }
+    out
+}
+
+/// Whether each use of kernel `name` in `src` is its declaration, its definition, a
+/// `<<<...>>>` launch (template arguments between the name and the launch allowed) or the
+/// kernel argument of `hipLaunchKernelGGL`.
 fn only_launched(src: &[u8], name: &str) -> bool {
     let n = name.as_bytes();
     memchr::memmem::find_iter(src, n).all(|i| {
         let end = i + n.len();
         let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
         if i > 0 && word(src[i - 1]) || src.get(end).is_some_and(|b| word(*b)) {
+            return true;
+        }
+        let before = src[..i].trim_ascii_end();
+        let before = before
+            .strip_suffix(b"HIP_KERNEL_NAME(")
+            .map_or(before, <[u8]>::trim_ascii_end);
+        if before.ends_with(b"hipLaunchKernelGGL(") {
             return true;
         }
         let mut rest = src[end..].trim_ascii_start();
