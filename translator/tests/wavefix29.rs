@@ -173,3 +173,122 @@ fn r44b_the_cli_output_converted_again_is_unchanged() {
         "{err}"
     );
 }
+
+// ---- V19-d: a 32-entry shared array read at the lane index ----
+
+/// A block sum: each wavefront's lane 0 stores its partial sum in `parts`, then the first
+/// wavefront reads them back. `LANE` defines `ln` and `WID` `w`; `READ` is the read.
+fn block_total(lane: &str, wid: &str, read: &str) -> String {
+    format!(
+        "\
+__device__ float wave_total(float x) {{
+  for (int d = warpSize / 2; d > 0; d /= 2) x += __shfl_down_sync(0xffffffffu, x, d);
+  return x;
+}}
+__device__ float block_total(float x) {{
+  static __shared__ float parts[32];
+  {lane}
+  {wid}
+  x = wave_total(x);
+  if (ln == 0) parts[w] = x;
+  __syncthreads();
+  {read}
+  if (w == 0) x = wave_total(x);
+  return x;
+}}
+__global__ void totals(const float* in, float* out) {{
+  float t = block_total(in[blockIdx.x * blockDim.x + threadIdx.x]);
+  if (threadIdx.x == 0) out[blockIdx.x] = t;
+}}
+"
+    )
+}
+
+fn lane_reads(src: &str) -> Vec<hipport::diag::Diagnostic> {
+    let (_, d) = common::translate_at(src, V62);
+    d.into_iter()
+        .filter(|d| d.id == "H001" && d.message.contains("read at the lane index"))
+        .collect()
+}
+
+const LANE: &str = "int ln = threadIdx.x % warpSize;";
+const WID: &str = "int w = threadIdx.x / warpSize;";
+
+#[test]
+fn v19d_an_unguarded_lane_read_of_32_entries_is_h001() {
+    for (lane, read) in [
+        (LANE, "if (w == 0) x = parts[ln];"),
+        (
+            "int ln = threadIdx.x & (warpSize - 1);",
+            "if (w == 0) x = parts[ln];",
+        ),
+        (LANE, "x = parts[ln];"),
+        ("int ln = __lane_id();", "if (w == 0) { x = parts[ln]; }"),
+        // The lane in 32 (in bounds), read by the whole of wavefront 0: lanes 32-63 add the
+        // same entries again.
+        ("int ln = threadIdx.x & 31;", "if (w == 0) x = parts[ln];"),
+        (LANE, "if (w == 0) x = parts[threadIdx.x % warpSize];"),
+        // Bounds that do not count warps.
+        (LANE, "if (ln < warpSize) x = parts[ln];"),
+        (LANE, "if (threadIdx.x < blockDim.x) x = parts[ln];"),
+    ] {
+        let found = lane_reads(&block_total(lane, WID, read));
+        assert_eq!(found.len(), 1, "{lane} {read}: {found:?}");
+        let d = &found[0];
+        assert_eq!(d.severity, Severity::Warning, "{d:?}");
+        assert_eq!(d.line, 12, "{d:?}");
+        assert!(d.message.contains("`parts`"), "{d:?}");
+        assert!(
+            d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("blockDim.x / warpSize")),
+            "{d:?}"
+        );
+    }
+}
+
+#[test]
+fn v19d_guarded_or_sized_reads_stay_silent() {
+    for (lane, wid, read) in [
+        (LANE, WID, "x = (threadIdx.x < blockDim.x / warpSize) ? parts[ln] : 0.f;"),
+        (LANE, WID, "if (w == 0) x = (ln < blockDim.x / warpSize) ? parts[ln] : 0.f;"),
+        (LANE, WID, "if (w == 0 && ln < blockDim.x / warpSize) x = parts[ln];"),
+        (LANE, WID, "int nw = (blockDim.x + warpSize - 1) / warpSize;\n  if (w == 0) x = ln < nw ? parts[ln] : 0.f;"),
+        (LANE, WID, "if (threadIdx.x < 16) x = parts[ln];"),
+        (LANE, WID, "extern __device__ int warps_in_use;\n  if (w == 0 && ln < warps_in_use) x = parts[ln];"),
+        (LANE, WID, "if (w == 0) { if (ln >= blockDim.x / warpSize) return 0.f; x = parts[ln]; }"),
+        // Indexed by the warp, not the lane.
+        (LANE, WID, "if (threadIdx.x == 0) x = parts[w];"),
+        // The lane in 32 where only the first 32 threads read.
+        ("int ln = threadIdx.x & 31;", "int w = threadIdx.x >> 5;", "if (w == 0) x = parts[ln];"),
+    ] {
+        let found = lane_reads(&block_total(lane, wid, read));
+        assert!(found.is_empty(), "{lane} {wid} {read}: {found:?}");
+    }
+    // 64 entries hold every lane of a 64-lane wavefront.
+    let src =
+        block_total(LANE, WID, "if (w == 0) x = parts[ln];").replace("parts[32]", "parts[64]");
+    assert!(lane_reads(&src).is_empty());
+}
+
+#[test]
+fn v19d_an_array_written_at_the_lane_keeps_its_one_report() {
+    // Written at the lane: the declaration's warning (rules.rs) says it; the read adds none.
+    let src = block_total(
+        "int ln = threadIdx.x % 32;",
+        "int w = threadIdx.x / 32;",
+        "if (w == 0) x = parts[ln];",
+    )
+    .replace("if (ln == 0) parts[w] = x;", "parts[ln] = x;")
+    .replace("ln", "lane");
+    let (_, d) = common::translate_at(&src, V62);
+    let h001: Vec<_> = d
+        .iter()
+        .filter(|d| d.id == "H001" && d.message.contains("32 entries"))
+        .collect();
+    assert_eq!(h001.len(), 1, "{h001:?}");
+    assert!(
+        !h001[0].message.contains("read at the lane index"),
+        "{h001:?}"
+    );
+}

@@ -531,6 +531,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     header_constants(a);
     group_slot_arrays(a);
+    lane_reads_of_32(a);
     row_width_shuffles(a);
     given_width_shuffles(a);
     unrolled_trees(a);
@@ -5950,4 +5951,295 @@ fn only_launched(src: &[u8], name: &str) -> bool {
                 || before.ends_with(b")")
                     && memchr::memmem::find(&src[line_start..i], b"__launch_bounds__").is_some())
     })
+}
+
+/// The lanes a lane index `n` of a 32-entry array spans on a 64-lane wavefront, where it is the
+/// thread's lane in its wavefront: `Some(true)` for lanes 0-63 (`threadIdx.x % warpSize`,
+/// `threadIdx.x & (warpSize - 1)`, `__lane_id()`, a variable holding one), `Some(false)` for
+/// the lane in a 32-thread warp (`threadIdx.x % 32`, `& 31`), which lanes 32-63 of a wavefront
+/// take a second time. `None` for anything else.
+fn wave_lane_index(a: &Analyzer, n: Node, depth: u32) -> Option<bool> {
+    let n = unparen(n);
+    match n.kind_name() {
+        "identifier" if depth == 0 => {
+            let d = a.lookup(a.text(n), n.start_byte())?;
+            if d.param || d.pointer || !d.dims.is_empty() {
+                return None;
+            }
+            wave_lane_index(a, d.init?, depth + 1)
+        }
+        "call_expression" => {
+            let f = a.text(n.field(FIELDS.function)?);
+            (f == "__lane_id").then_some(true)
+        }
+        "binary_expression" => {
+            let op = a.text(n.field(FIELDS.operator)?);
+            let (l, r) = (n.field(FIELDS.left)?, unparen(n.field(FIELDS.right)?));
+            let by_thread = {
+                let text = a.text(l);
+                text.contains("threadIdx")
+                    || l.kind_name() == "identifier"
+                        && a.lookup(text, l.start_byte())
+                            .and_then(|d| d.init)
+                            .is_some_and(|i| a.text(i).contains("threadIdx"))
+            };
+            if !by_thread {
+                return None;
+            }
+            let right = squash(a.text(r));
+            match op {
+                "%" if right == "warpSize" => Some(true),
+                "%" if a.eval(r) == Some(32) => Some(false),
+                "&" if right == "warpSize-1" || right == "(warpSize-1)" => Some(true),
+                "&" if a.eval(r) == Some(31) => Some(false),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether condition `cond` (where code runs while it holds: `inside`, else where it fails,
+/// after `if (cond) return;`) bounds the lane index `index` (or the thread index) to fewer
+/// than 33 values: `lane < blockDim.x / warpSize`, `threadIdx.x < NUM_WARPS`, `lane < 32`.
+fn bounds_lane(a: &Analyzer, cond: Node, index: &str, inside: bool) -> bool {
+    let mut stack = vec![cond];
+    while let Some(x) = stack.pop() {
+        if x.kind_name() == "condition_clause" {
+            stack.extend(crate::parse::named_children(x));
+            continue;
+        }
+        let x = unparen(x);
+        let (Some(o), Some(l), Some(r)) = (
+            x.field(FIELDS.operator),
+            x.field(FIELDS.left),
+            x.field(FIELDS.right),
+        ) else {
+            continue;
+        };
+        let op = a.text(o);
+        if op == if inside { "&&" } else { "||" } {
+            stack.extend([l, r]);
+            continue;
+        }
+        // Where the code runs, `small < bound` (or `<=`) holds.
+        let less = matches!(op, "<" | "<=");
+        let more = matches!(op, ">" | ">=");
+        let (small, bound) = if less == inside && (less || more) {
+            (l, r)
+        } else if more == inside && (less || more) {
+            (r, l)
+        } else {
+            continue;
+        };
+        let small_text = squash(a.text(unparen(small)));
+        let lane_like = small_text == squash(index) || small_text.contains("threadIdx");
+        if !lane_like {
+            continue;
+        }
+        // A warp count: a constant up to 32, a division (`blockDim.x / warpSize`, `>> 5`), or a
+        // name that holds one or that hipport cannot read (`num_warps`, a parameter); not the
+        // wavefront's size or the block's.
+        let bound = unparen(bound);
+        let text = squash(a.text(bound));
+        let divides = text.contains('/') || text.contains(">>");
+        let bounded = match a.eval(bound) {
+            Some(v) => v <= 33,
+            None => divides || !(text.contains("warpSize") || text.contains("blockDim")),
+        };
+        if bounded {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the read `n` of a 32-entry array at lane index `index` runs only where a condition
+/// bounds the index: inside `if (lane < blockDim.x / warpSize)`, in the consequence of
+/// `(threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0`, right of `lane < n && ...`, or
+/// after `if (lane >= NUM_WARPS) return;`.
+fn lane_read_guarded(a: &Analyzer, n: Node, index: &str) -> bool {
+    let within = |c: Option<Node>| {
+        c.is_some_and(|c| c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte())
+    };
+    for p in crate::parse::ancestors(n) {
+        match p.kind_name() {
+            "function_definition" | "lambda_expression" => return false,
+            "if_statement" | "conditional_expression" => {
+                if within(p.field(FIELDS.consequence))
+                    && p.field(FIELDS.condition)
+                        .is_some_and(|c| bounds_lane(a, c, index, true))
+                {
+                    return true;
+                }
+            }
+            "binary_expression" => {
+                if p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+                    && within(p.field(FIELDS.right))
+                    && p.field(FIELDS.left)
+                        .is_some_and(|c| bounds_lane(a, c, index, true))
+                {
+                    return true;
+                }
+            }
+            "compound_statement" => {
+                let exits = crate::parse::named_children(p)
+                    .take_while(|c| c.end_byte() <= n.start_byte())
+                    .filter(|c| c.kind_name() == "if_statement")
+                    .filter(|c| {
+                        let mut body = c.field(FIELDS.consequence);
+                        while let Some(b) = body.filter(|b| b.kind_name() == "compound_statement") {
+                            body = crate::parse::named_children(b)
+                                .find(|k| k.kind_name() != "comment");
+                        }
+                        body.is_some_and(|b| b.kind_name() == "return_statement")
+                    })
+                    .any(|c| {
+                        c.field(FIELDS.condition)
+                            .is_some_and(|x| bounds_lane(a, x, index, false))
+                    });
+                if exits {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether read `n` runs where the wavefront's number is 0, counted by the wavefront's size:
+/// `if (wid == 0)` with `wid = threadIdx.x / warpSize`, `if (threadIdx.x / warpSize == 0)`.
+fn wave0_read(a: &Analyzer, n: Node) -> bool {
+    let by_wave = |x: Node| {
+        let x = unparen(x);
+        let text = if x.kind_name() == "identifier" {
+            a.lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .map_or(String::new(), |i| squash(a.text(i)))
+        } else {
+            squash(a.text(x))
+        };
+        text.contains("threadIdx") && text.contains("/warpSize")
+    };
+    crate::parse::ancestors(n)
+        .into_iter()
+        .take_while(|p| !matches!(p.kind_name(), "function_definition" | "lambda_expression"))
+        .filter(|p| matches!(p.kind_name(), "if_statement" | "conditional_expression"))
+        .filter(|p| {
+            p.field(FIELDS.consequence)
+                .is_some_and(|c| c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte())
+        })
+        .filter_map(|p| p.field(FIELDS.condition))
+        .any(|c| {
+            let mut stack = vec![c];
+            while let Some(x) = stack.pop() {
+                if x.kind_name() == "condition_clause" {
+                    stack.extend(crate::parse::named_children(x));
+                    continue;
+                }
+                let x = unparen(x);
+                let (Some(o), Some(l), Some(r)) = (
+                    x.field(FIELDS.operator),
+                    x.field(FIELDS.left),
+                    x.field(FIELDS.right),
+                ) else {
+                    continue;
+                };
+                match a.text(o) {
+                    "&&" => stack.extend([l, r]),
+                    "==" if a.eval(r) == Some(0) && by_wave(l) => return true,
+                    "==" if a.eval(l) == Some(0) && by_wave(r) => return true,
+                    _ => {}
+                }
+            }
+            false
+        })
+}
+
+/// H001 on a read of a 32-entry `__shared__` array at the thread's lane (verify19 V19-d): the
+/// block reduction's `static __shared__ float shared[32]; ... if (wid == 0) val = shared[lane];`
+/// with `lane = threadIdx.x % warpSize` reads past the array on a 64-lane wavefront (lanes
+/// 32-63 of wave 0), and with `lane = threadIdx.x & 31` lanes 32-63 read entries 0-31 a second
+/// time. A read under a guard that bounds the lane (`lane < blockDim.x / warpSize`, a ternary
+/// on `threadIdx.x < blockDim.x / warpSize`) is right on any wavefront size and stays silent,
+/// as does an array that H001 already reports at its declaration (written at the lane), and
+/// one that group_slot_arrays finds holds one slot per 32-thread group.
+fn lane_reads_of_32(a: &mut Analyzer) {
+    if a.origin.is_some() || a.shared32.is_empty() {
+        return;
+    }
+    let mut arrays: Vec<usize> = a.shared32.keys().copied().collect();
+    arrays.sort();
+    // Reported at the declaration already (written at the lane).
+    arrays.retain(|at| {
+        !a.out
+            .iter()
+            .any(|d| d.id == "H001" && d.offset == *at && d.message.starts_with(SHARED_32))
+    });
+    if arrays.is_empty() {
+        return;
+    }
+    let mut reads: Vec<(Node, String, String, bool)> = Vec::new();
+    for (_, _, body) in device_defs(a) {
+        walk_subtree(body, |n| {
+            if n.kind_name() != "subscript_expression" {
+                return Visit::Descend;
+            }
+            let Some(arr) = n
+                .field(FIELDS.argument)
+                .filter(|x| x.kind_name() == "identifier")
+            else {
+                return Visit::Descend;
+            };
+            let Some(d) = a.lookup(a.text(arr), n.start_byte()) else {
+                return Visit::Descend;
+            };
+            if !arrays.contains(&d.decl.start_byte()) {
+                return Visit::Descend;
+            }
+            let Some(idx) = n.field(FIELDS.indices).and_then(|i| i.named_child(0)) else {
+                return Visit::Descend;
+            };
+            // A write (`shared[lane] = v`) is the declaration's report (rules.rs).
+            let written = n.parent().is_some_and(|p| {
+                p.kind_name() == "assignment_expression"
+                    && p.field(FIELDS.left).is_some_and(|l| l.id() == n.id())
+                    || p.kind_name() == "pointer_expression"
+            });
+            if written {
+                return Visit::Descend;
+            }
+            let Some(past) = wave_lane_index(a, idx, 0) else {
+                return Visit::Descend;
+            };
+            let index = a.text(idx).to_string();
+            // The lane in a 32-thread warp is below 32: only where the whole of wavefront 0
+            // reads (`if (wid == 0)`, `wid = threadIdx.x / warpSize`) do lanes 32-63 read the
+            // entries a second time.
+            if lane_read_guarded(a, n, &index) || !past && !wave0_read(a, n) {
+                return Visit::Descend;
+            }
+            reads.push((n, a.text(arr).to_string(), index, past));
+            Visit::Descend
+        });
+    }
+    for (n, array, index, past) in reads {
+        if !a.first("H001-lane-read-32", n.start_byte()) {
+            continue;
+        }
+        let what = if past {
+            "lanes 32-63 read past its 32 entries"
+        } else {
+            "lanes 32-63 read entries 0-31 a second time"
+        };
+        a.report(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Warning,
+            n,
+            format!("shared array `{array}` with 32 entries read at the lane index `{index}`: on a 64-lane wavefront, {what}; {}", super::rules::WAVE_NOTE),
+            Some(format!("guard the read by the number of warps, as in `(threadIdx.x < blockDim.x / warpSize) ? {array}[{index}] : 0` (lanes past the block's warp count read 0), or size the array for 64-lane wavefronts (`[64]`) and fill the entries no warp writes")),
+            vec![],
+        );
+    }
 }
