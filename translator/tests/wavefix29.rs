@@ -292,3 +292,69 @@ fn v19d_an_array_written_at_the_lane_keeps_its_one_report() {
         "{h001:?}"
     );
 }
+
+// ---- V19-e: the `#else` of a version test that holds under hipcc is dead ----
+
+const SETUP: &str = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(name='k', ext_modules=[CUDAExtension('k', ['k.cu'])], cmdclass={'build_ext': BuildExtension})\n";
+
+/// A butterfly step whose CUDA 9+ form sits in the branch `first` or `second` of `#if COND`.
+fn versioned(cond: &str, sync_first: bool) -> String {
+    let (old, new) = (
+        "  return __shfl_xor(v, lane_mask, 32);",
+        "  return __shfl_xor_sync(0xffffffffu, v, lane_mask, 32);",
+    );
+    let (a, b) = if sync_first { (new, old) } else { (old, new) };
+    format!(
+        "template <typename T> __device__ T butterfly(T v, int lane_mask) {{\n#if {cond}\n{a}\n#else\n{b}\n#endif\n}}\n__global__ void step(float* p) {{ p[threadIdx.x] = butterfly(p[threadIdx.x], 2); }}\n"
+    )
+}
+
+fn setup_defines_warp_sync(cu: &str) -> bool {
+    let (code, err, out) = common::cli_convert(&[("setup.py", SETUP), ("k.cu", cu)], &[]);
+    assert!(code.is_some(), "{err}");
+    out[0].contains("HIP_ENABLE_WARP_SYNC_BUILTINS")
+}
+
+#[test]
+fn v19e_the_dead_else_of_a_mirrored_version_test_adds_no_define() {
+    // hipcc takes the first branch (H010 says so): the `_sync` form in the `#else` is dead.
+    for cond in [
+        "CUDA_VERSION < 9000",
+        "CUDA_VERSION <= 8999",
+        "!defined(CUDA_VERSION) || CUDA_VERSION < 9000",
+        "!(CUDA_VERSION >= 9000)",
+        "__CUDACC_VER_MAJOR__ < 9",
+    ] {
+        assert!(!setup_defines_warp_sync(&versioned(cond, false)), "{cond}");
+    }
+    // The first branch dead (R42-3's shape), written in other spellings.
+    for cond in [
+        "CUDA_VERSION >= 9000",
+        "defined(CUDA_VERSION) && CUDA_VERSION > 8000",
+    ] {
+        assert!(!setup_defines_warp_sync(&versioned(cond, true)), "{cond}");
+    }
+}
+
+#[test]
+fn v19e_a_branch_hipcc_compiles_keeps_the_define() {
+    // The `_sync` form where hipcc goes.
+    for (cond, first) in [
+        ("CUDA_VERSION < 9000", true),
+        ("!defined(CUDA_VERSION) || CUDA_VERSION < 9000", true),
+        ("CUDA_VERSION >= 9000", false),
+        // A condition hipport cannot decide.
+        ("MY_OLD_TOOLKIT && CUDA_VERSION < 9000", false),
+    ] {
+        assert!(
+            setup_defines_warp_sync(&versioned(cond, first)),
+            "{cond} {first}"
+        );
+    }
+    // The file defines the version itself: its own value decides.
+    let own = format!(
+        "#define CUDA_VERSION 11000\n{}",
+        versioned("CUDA_VERSION < 9000", false)
+    );
+    assert!(setup_defines_warp_sync(&own));
+}

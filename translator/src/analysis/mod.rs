@@ -23,7 +23,7 @@ mod rules;
 mod suppress;
 mod tree_defines;
 pub use tree_defines::TreeDefines;
-pub(crate) use tree_defines::{cuda_macro_guards, own_switches, tested_names};
+pub(crate) use tree_defines::{cuda_macro_guards, hipcc_dead_branches, own_switches, tested_names};
 
 use crate::parse::{Field, FIELDS};
 use std::collections::{HashMap, HashSet};
