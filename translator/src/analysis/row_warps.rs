@@ -5794,33 +5794,6 @@ fn tree_shuffle(name: &str) -> Option<usize> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::names_thread_y;
-
-    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
-    /// [`super::row_index_of_32`] reads, and may drop the rest.
-    #[test]
-    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
-        for yes in [
-            "int i = threadIdx.y * 32 + threadIdx.x;",
-            "threadIdx . y",
-            "f(threadIdx.\n  y)",
-        ] {
-            assert!(names_thread_y(yes.as_bytes()), "{yes}");
-        }
-        for no in [
-            "threadIdx.x",
-            "threadIdx.yy",
-            "mythreadIdx.y",
-            "threadIdx->y",
-            "blockIdx.y",
-        ] {
-            assert!(!names_thread_y(no.as_bytes()), "{no}");
-        }
-    }
-}
-
 /// The device-function bodies of the file (kernels' included) that only kernels launched with
 /// blocks of exactly 32 threads reach (`<<<n, 32>>>`, `dim3(32)`, `dim3(32, 1)`), each with the
 /// name of one such kernel: every kernel of the file that reaches the body is launched in the
@@ -6065,22 +6038,20 @@ fn lane_read_guarded(a: &Analyzer, n: Node, index: &str) -> bool {
     for p in crate::parse::ancestors(n) {
         match p.kind_name() {
             "function_definition" | "lambda_expression" => return false,
-            "if_statement" | "conditional_expression" => {
+            "if_statement" | "conditional_expression"
                 if within(p.field(FIELDS.consequence))
                     && p.field(FIELDS.condition)
-                        .is_some_and(|c| bounds_lane(a, c, index, true))
-                {
-                    return true;
-                }
+                        .is_some_and(|c| bounds_lane(a, c, index, true)) =>
+            {
+                return true;
             }
-            "binary_expression" => {
+            "binary_expression"
                 if p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
                     && within(p.field(FIELDS.right))
                     && p.field(FIELDS.left)
-                        .is_some_and(|c| bounds_lane(a, c, index, true))
-                {
-                    return true;
-                }
+                        .is_some_and(|c| bounds_lane(a, c, index, true)) =>
+            {
+                return true;
             }
             "compound_statement" => {
                 let exits = crate::parse::named_children(p)
@@ -6241,5 +6212,32 @@ fn lane_reads_of_32(a: &mut Analyzer) {
             Some(format!("guard the read by the number of warps, as in `(threadIdx.x < blockDim.x / warpSize) ? {array}[{index}] : 0` (lanes past the block's warp count read 0), or size the array for 64-lane wavefronts (`[64]`) and fill the entries no warp writes")),
             vec![],
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_thread_y;
+
+    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
+    /// [`super::row_index_of_32`] reads, and may drop the rest.
+    #[test]
+    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
+        for yes in [
+            "int i = threadIdx.y * 32 + threadIdx.x;",
+            "threadIdx . y",
+            "f(threadIdx.\n  y)",
+        ] {
+            assert!(names_thread_y(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "threadIdx.x",
+            "threadIdx.yy",
+            "mythreadIdx.y",
+            "threadIdx->y",
+            "blockIdx.y",
+        ] {
+            assert!(!names_thread_y(no.as_bytes()), "{no}");
+        }
     }
 }
