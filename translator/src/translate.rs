@@ -6553,6 +6553,17 @@ fn translate_tree_at(
         found
             .retain(|d| d.id != "H003" || !w.own_macro_calls.iter().any(|r| r.contains(&d.offset)));
         let taken = take_half_wave_masks(&mut found, &mut w.edits);
+        let kept = keep_one_warp_masks(&found, &mut w.edits);
+        if kept > 0 {
+            // Their widenings were counted as rewrites.
+            let device = Family::Device.as_str();
+            if let Some(n) = w.renames.get_mut(device) {
+                *n = n.saturating_sub(kept);
+                if *n == 0 {
+                    w.renames.remove(device);
+                }
+            }
+        }
         // The analysis's note on the branch says it for these masks: one report (R24-f).
         w.diags.retain(|d| {
             !(d.id == "H003" && d.message.contains(RUNNING_LANES_MASK) && taken.contains(&d.offset))
@@ -6784,6 +6795,25 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) -> Vec<
         }
     }
     starts
+}
+
+/// Leaves alone the `0xffffffffull` masks that the analysis finds right as they are: in a kernel
+/// that every launch runs with blocks of 32 threads, they name lanes 0-31, the lanes that run
+/// (H003's note, [`crate::analysis::ONE_WARP_KEPT`]), where the widening to all 64 lanes would
+/// trap in HIP's `__hip_check_mask` (realuser44 R44-b). A second conversion of a converted file
+/// therefore changes nothing there. Returns how many widenings it dropped.
+fn keep_one_warp_masks(found: &[Diagnostic], edits: &mut Vec<Edit>) -> usize {
+    let kept: Vec<usize> = found
+        .iter()
+        .filter(|d| d.id == "H003" && d.message.contains(crate::analysis::ONE_WARP_KEPT))
+        .map(|d| d.offset)
+        .collect();
+    if kept.is_empty() {
+        return 0;
+    }
+    let before = edits.len();
+    edits.retain(|e| !(e.rule == "warp-mask-64" && kept.contains(&e.start)));
+    before - edits.len()
 }
 
 /// The name that `line` (one line, its line break left off) undefines, if it is an `#undef`

@@ -354,14 +354,15 @@ fn header_advice_names_the_build(args: &[&str]) {
 }
 
 /// R42-3: a `_sync` builtin only in an `#if CUDA_VERSION >= 9000` branch (HIP takes the `#else`)
-/// gives setup.py no define; one in the `#else` of `#if CUDA_VERSION < 9000` does.
+/// gives setup.py no define; one in the `#else` of `#if CUDA_VERSION >= 9000` does (the `#else`
+/// of `#if CUDA_VERSION < 9000` is dead under hipcc: wavefix29.rs, verify19 V19-e).
 #[test]
 fn sync_builtin_in_a_branch_hip_never_compiles_adds_no_define() {
     let setup = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(name='k', ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O3']})], cmdclass={'build_ext': BuildExtension})\n";
     let dead = "#include <cuda.h>\ntemplate <typename T> __device__ T sh(T v, int m) {\n#if CUDA_VERSION >= 9000\n  return __shfl_xor_sync(0xffffffff, v, m, 32);\n#else\n  return __shfl_xor(v, m, 32);\n#endif\n}\n__global__ void k(float* p) { p[0] = sh(p[0], 1); }\n";
     let (_, err, out) = cli_convert(&[("setup.py", setup), ("k.cu", dead)], &[]);
     assert!(!out[0].contains(MACRO), "{}\n{err}", out[0]);
-    let live = dead.replace(">= 9000\n  return __shfl_xor_sync(0xffffffff, v, m, 32);\n#else\n  return __shfl_xor(v, m, 32);", "< 9000\n  return __shfl_xor(v, m, 32);\n#else\n  return __shfl_xor_sync(0xffffffff, v, m, 32);");
+    let live = dead.replace(">= 9000\n  return __shfl_xor_sync(0xffffffff, v, m, 32);\n#else\n  return __shfl_xor(v, m, 32);", ">= 9000\n  return __shfl_xor(v, m, 32);\n#else\n  return __shfl_xor_sync(0xffffffff, v, m, 32);");
     let (_, _, out) = cli_convert(&[("setup.py", setup), ("k.cu", &live)], &[]);
     assert!(out[0].contains(MACRO), "{}", out[0]);
 }

@@ -14,6 +14,7 @@ mod lds;
 mod merge;
 mod min_max;
 mod partial_waves;
+pub(crate) use partial_waves::ONE_WARP_KEPT;
 mod python;
 pub(crate) use python::cuda_only_spans;
 mod row_warps;
@@ -22,7 +23,7 @@ mod rules;
 mod suppress;
 mod tree_defines;
 pub use tree_defines::TreeDefines;
-pub(crate) use tree_defines::{cuda_macro_guards, own_switches, tested_names};
+pub(crate) use tree_defines::{cuda_macro_guards, hipcc_dead_branches, own_switches, tested_names};
 
 use crate::parse::{Field, FIELDS};
 use std::collections::{HashMap, HashSet};
@@ -2069,6 +2070,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             row_warps::macro_launches(self);
         }
         rules::finish(self);
+        // After every rule: it turns their reports in kernels of one 32-thread block into notes.
+        partial_waves::finish(self);
     }
 
     /// Integer value of a constant expression, using macros and constant declarations.

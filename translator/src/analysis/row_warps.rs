@@ -531,6 +531,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     header_constants(a);
     group_slot_arrays(a);
+    lane_reads_of_32(a);
     row_width_shuffles(a);
     given_width_shuffles(a);
     unrolled_trees(a);
@@ -4796,6 +4797,8 @@ fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
     }
     match block_dims(a, b) {
         Some(dims) => shape_of_dims(a, &dims),
+        // A constant thread count (`#define THREADS 32`, `const int lanes = 32;`).
+        None if a.eval(b) == Some(32) => Shape::Warp,
         None => Shape::Other,
     }
 }
@@ -5788,6 +5791,427 @@ fn tree_shuffle(name: &str) -> Option<usize> {
         "__shfl_xor" | "__shfl_down" | "WARP_SHFL_XOR" | "WARP_SHFL_DOWN" => Some(0),
         "__shfl_xor_sync" | "__shfl_down_sync" => Some(1),
         _ => None,
+    }
+}
+
+/// The device-function bodies of the file (kernels' included) that only kernels launched with
+/// blocks of exactly 32 threads reach (`<<<n, 32>>>`, `dim3(32)`, `dim3(32, 1)`), each with the
+/// name of one such kernel: every kernel of the file that reaches the body is launched in the
+/// file, every launch of it has such blocks, and its name is used nowhere else (passed to
+/// `cudaLaunchKernel`, taken as a pointer), where a launch hipport does not read could use
+/// other blocks. In such a body a 64-lane wavefront holds 32 threads, in lanes 0-31, and a
+/// 32-lane one is full: `0xffffffff` names the lanes that run, and a ballot's bits 32-63 are 0
+/// (realuser44 R44-b, R44-c).
+pub(super) fn one_warp_bodies<'t>(a: &Analyzer<'_, 't>) -> Vec<(Node<'t>, String)> {
+    let ggl = ggl_launches(a);
+    if !a.launches.iter().any(|(_, w32)| *w32) && !ggl.iter().any(|(_, w)| *w) {
+        return Vec::new();
+    }
+    // `<<<...>>>` launches and `hipLaunchKernelGGL` ones (a converted file, `--launch hip`),
+    // each with whether its block is one row of 32 threads.
+    let one_warp = |name: &str| {
+        let mut all = a
+            .launches
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, w32)| *w32 && !a.row_launches.iter().any(|(k, _, _)| k == name))
+            .chain(ggl.iter().filter(|(k, _)| k == name).map(|(_, w)| *w))
+            .peekable();
+        all.peek().is_some() && all.all(|w| w) && only_launched(a.src, name)
+    };
+    let mut bodies: Vec<(Node<'t>, Option<String>)> = Vec::new();
+    for f in a.funcs.iter().filter(|f| f.kernel) {
+        let Some(name) = a.function_name(f.node) else {
+            continue;
+        };
+        let verdict = one_warp(name).then(|| name.to_string());
+        for body in reachable(a, name).1 {
+            match bodies.iter_mut().find(|(b, _)| b.id() == body.id()) {
+                Some(e) => {
+                    if verdict.is_none() {
+                        e.1 = None;
+                    }
+                }
+                None => bodies.push((body, verdict.clone())),
+            }
+        }
+    }
+    bodies
+        .into_iter()
+        .filter_map(|(b, k)| Some((b, k?)))
+        .collect()
+}
+
+/// The `hipLaunchKernelGGL(kernel, grid, block, ...)` launches of the file: the kernel's name
+/// (its template arguments left off) and whether the block is one row of 32 threads.
+fn ggl_launches(a: &Analyzer) -> Vec<(String, bool)> {
+    const GGL: &[u8] = b"hipLaunchKernelGGL";
+    if memchr::memmem::find(a.src, GGL).is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for f in a.funcs.iter().filter(|f| !f.device) {
+        walk_subtree(f.node, |n| {
+            if n.kind_name() != "call_expression"
+                || n.field(FIELDS.function).map(|f| a.text(f).as_bytes()) != Some(GGL)
+            {
+                return Visit::Descend;
+            }
+            let args = super::rules::args(n);
+            if let (Some(k), Some(block)) = (args.first(), args.get(2)) {
+                let k = a.text(*k);
+                let k = k
+                    .strip_prefix("HIP_KERNEL_NAME(")
+                    .and_then(|k| k.strip_suffix(')'))
+                    .unwrap_or(k);
+                let k = k.split('<').next().unwrap_or(k).trim();
+                let k = k.rsplit("::").next().unwrap_or(k);
+                out.push((k.to_string(), matches!(block_shape(a, *block), Shape::Warp)));
+            }
+            Visit::Skip
+        });
+    }
+    out
+}
+
+/// Whether each use of kernel `name` in `src` is its declaration, its definition, a
+/// `<<<...>>>` launch (template arguments between the name and the launch allowed) or the
+/// kernel argument of `hipLaunchKernelGGL`.
+fn only_launched(src: &[u8], name: &str) -> bool {
+    let n = name.as_bytes();
+    memchr::memmem::find_iter(src, n).all(|i| {
+        let end = i + n.len();
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        if i > 0 && word(src[i - 1]) || src.get(end).is_some_and(|b| word(*b)) {
+            return true;
+        }
+        let before = src[..i].trim_ascii_end();
+        let before = before
+            .strip_suffix(b"HIP_KERNEL_NAME(")
+            .map_or(before, <[u8]>::trim_ascii_end);
+        if before.ends_with(b"hipLaunchKernelGGL(") {
+            return true;
+        }
+        let mut rest = src[end..].trim_ascii_start();
+        if rest.starts_with(b"<") && !rest.starts_with(b"<<<") {
+            // `k<T, 4><<<...>>>`: past the template arguments.
+            let mut depth = 0usize;
+            let Some(close) = rest.iter().position(|&b| {
+                match b {
+                    b'<' => depth += 1,
+                    b'>' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                depth == 0
+            }) else {
+                return false;
+            };
+            rest = rest[close + 1..].trim_ascii_start();
+        }
+        if rest.starts_with(b"<<<") {
+            return true;
+        }
+        // A line comment that names it.
+        let line_start = memchr::memrchr(b'\n', &src[..i]).map_or(0, |l| l + 1);
+        if memchr::memmem::find(&src[line_start..i], b"//").is_some() {
+            return true;
+        }
+        // A declaration or definition: `void name(`, `__global__ void __launch_bounds__(32)
+        // name(`.
+        let before = src[..i].trim_ascii_end();
+        rest.starts_with(b"(")
+            && (before.ends_with(b"void")
+                || before.ends_with(b")")
+                    && memchr::memmem::find(&src[line_start..i], b"__launch_bounds__").is_some())
+    })
+}
+
+/// The lanes a lane index `n` of a 32-entry array spans on a 64-lane wavefront, where it is the
+/// thread's lane in its wavefront: `Some(true)` for lanes 0-63 (`threadIdx.x % warpSize`,
+/// `threadIdx.x & (warpSize - 1)`, `__lane_id()`, a variable holding one), `Some(false)` for
+/// the lane in a 32-thread warp (`threadIdx.x % 32`, `& 31`), which lanes 32-63 of a wavefront
+/// take a second time. `None` for anything else.
+fn wave_lane_index(a: &Analyzer, n: Node, depth: u32) -> Option<bool> {
+    let n = unparen(n);
+    match n.kind_name() {
+        "identifier" if depth == 0 => {
+            let d = a.lookup(a.text(n), n.start_byte())?;
+            if d.param || d.pointer || !d.dims.is_empty() {
+                return None;
+            }
+            wave_lane_index(a, d.init?, depth + 1)
+        }
+        "call_expression" => {
+            let f = a.text(n.field(FIELDS.function)?);
+            (f == "__lane_id").then_some(true)
+        }
+        "binary_expression" => {
+            let op = a.text(n.field(FIELDS.operator)?);
+            let (l, r) = (n.field(FIELDS.left)?, unparen(n.field(FIELDS.right)?));
+            let by_thread = {
+                let text = a.text(l);
+                text.contains("threadIdx")
+                    || l.kind_name() == "identifier"
+                        && a.lookup(text, l.start_byte())
+                            .and_then(|d| d.init)
+                            .is_some_and(|i| a.text(i).contains("threadIdx"))
+            };
+            if !by_thread {
+                return None;
+            }
+            let right = squash(a.text(r));
+            match op {
+                "%" if right == "warpSize" => Some(true),
+                "%" if a.eval(r) == Some(32) => Some(false),
+                "&" if right == "warpSize-1" || right == "(warpSize-1)" => Some(true),
+                "&" if a.eval(r) == Some(31) => Some(false),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether condition `cond` (where code runs while it holds: `inside`, else where it fails,
+/// after `if (cond) return;`) bounds the lane index `index` (or the thread index) to fewer
+/// than 33 values: `lane < blockDim.x / warpSize`, `threadIdx.x < NUM_WARPS`, `lane < 32`.
+fn bounds_lane(a: &Analyzer, cond: Node, index: &str, inside: bool) -> bool {
+    let mut stack = vec![cond];
+    while let Some(x) = stack.pop() {
+        if x.kind_name() == "condition_clause" {
+            stack.extend(crate::parse::named_children(x));
+            continue;
+        }
+        let x = unparen(x);
+        let (Some(o), Some(l), Some(r)) = (
+            x.field(FIELDS.operator),
+            x.field(FIELDS.left),
+            x.field(FIELDS.right),
+        ) else {
+            continue;
+        };
+        let op = a.text(o);
+        if op == if inside { "&&" } else { "||" } {
+            stack.extend([l, r]);
+            continue;
+        }
+        // Where the code runs, `small < bound` (or `<=`) holds.
+        let less = matches!(op, "<" | "<=");
+        let more = matches!(op, ">" | ">=");
+        let (small, bound) = if less == inside && (less || more) {
+            (l, r)
+        } else if more == inside && (less || more) {
+            (r, l)
+        } else {
+            continue;
+        };
+        let small_text = squash(a.text(unparen(small)));
+        let lane_like = small_text == squash(index) || small_text.contains("threadIdx");
+        if !lane_like {
+            continue;
+        }
+        // A warp count: a constant up to 32, a division (`blockDim.x / warpSize`, `>> 5`), or a
+        // name that holds one or that hipport cannot read (`num_warps`, a parameter); not the
+        // wavefront's size or the block's.
+        let bound = unparen(bound);
+        let text = squash(a.text(bound));
+        let divides = text.contains('/') || text.contains(">>");
+        let bounded = match a.eval(bound) {
+            Some(v) => v <= 33,
+            None => divides || !(text.contains("warpSize") || text.contains("blockDim")),
+        };
+        if bounded {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the read `n` of a 32-entry array at lane index `index` runs only where a condition
+/// bounds the index: inside `if (lane < blockDim.x / warpSize)`, in the consequence of
+/// `(threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0`, right of `lane < n && ...`, or
+/// after `if (lane >= NUM_WARPS) return;`.
+fn lane_read_guarded(a: &Analyzer, n: Node, index: &str) -> bool {
+    let within = |c: Option<Node>| {
+        c.is_some_and(|c| c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte())
+    };
+    for p in crate::parse::ancestors(n) {
+        match p.kind_name() {
+            "function_definition" | "lambda_expression" => return false,
+            "if_statement" | "conditional_expression"
+                if within(p.field(FIELDS.consequence))
+                    && p.field(FIELDS.condition)
+                        .is_some_and(|c| bounds_lane(a, c, index, true)) =>
+            {
+                return true;
+            }
+            "binary_expression"
+                if p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+                    && within(p.field(FIELDS.right))
+                    && p.field(FIELDS.left)
+                        .is_some_and(|c| bounds_lane(a, c, index, true)) =>
+            {
+                return true;
+            }
+            "compound_statement" => {
+                let exits = crate::parse::named_children(p)
+                    .take_while(|c| c.end_byte() <= n.start_byte())
+                    .filter(|c| c.kind_name() == "if_statement")
+                    .filter(|c| {
+                        let mut body = c.field(FIELDS.consequence);
+                        while let Some(b) = body.filter(|b| b.kind_name() == "compound_statement") {
+                            body = crate::parse::named_children(b)
+                                .find(|k| k.kind_name() != "comment");
+                        }
+                        body.is_some_and(|b| b.kind_name() == "return_statement")
+                    })
+                    .any(|c| {
+                        c.field(FIELDS.condition)
+                            .is_some_and(|x| bounds_lane(a, x, index, false))
+                    });
+                if exits {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether read `n` runs where the wavefront's number is 0, counted by the wavefront's size:
+/// `if (wid == 0)` with `wid = threadIdx.x / warpSize`, `if (threadIdx.x / warpSize == 0)`.
+fn wave0_read(a: &Analyzer, n: Node) -> bool {
+    let by_wave = |x: Node| {
+        let x = unparen(x);
+        let text = if x.kind_name() == "identifier" {
+            a.lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .map_or(String::new(), |i| squash(a.text(i)))
+        } else {
+            squash(a.text(x))
+        };
+        text.contains("threadIdx") && text.contains("/warpSize")
+    };
+    crate::parse::ancestors(n)
+        .into_iter()
+        .take_while(|p| !matches!(p.kind_name(), "function_definition" | "lambda_expression"))
+        .filter(|p| matches!(p.kind_name(), "if_statement" | "conditional_expression"))
+        .filter(|p| {
+            p.field(FIELDS.consequence)
+                .is_some_and(|c| c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte())
+        })
+        .filter_map(|p| p.field(FIELDS.condition))
+        .any(|c| {
+            let mut stack = vec![c];
+            while let Some(x) = stack.pop() {
+                if x.kind_name() == "condition_clause" {
+                    stack.extend(crate::parse::named_children(x));
+                    continue;
+                }
+                let x = unparen(x);
+                let (Some(o), Some(l), Some(r)) = (
+                    x.field(FIELDS.operator),
+                    x.field(FIELDS.left),
+                    x.field(FIELDS.right),
+                ) else {
+                    continue;
+                };
+                match a.text(o) {
+                    "&&" => stack.extend([l, r]),
+                    "==" if a.eval(r) == Some(0) && by_wave(l) => return true,
+                    "==" if a.eval(l) == Some(0) && by_wave(r) => return true,
+                    _ => {}
+                }
+            }
+            false
+        })
+}
+
+/// H001 on a read of a 32-entry `__shared__` array at the thread's lane (verify19 V19-d): the
+/// block reduction's `static __shared__ float shared[32]; ... if (wid == 0) val = shared[lane];`
+/// with `lane = threadIdx.x % warpSize` reads past the array on a 64-lane wavefront (lanes
+/// 32-63 of wave 0), and with `lane = threadIdx.x & 31` lanes 32-63 read entries 0-31 a second
+/// time. A read under a guard that bounds the lane (`lane < blockDim.x / warpSize`, a ternary
+/// on `threadIdx.x < blockDim.x / warpSize`) is right on any wavefront size and stays silent,
+/// as does an array that H001 already reports at its declaration (written at the lane), and
+/// one that group_slot_arrays finds holds one slot per 32-thread group.
+fn lane_reads_of_32(a: &mut Analyzer) {
+    if a.origin.is_some() || a.shared32.is_empty() {
+        return;
+    }
+    let mut arrays: Vec<usize> = a.shared32.keys().copied().collect();
+    arrays.sort();
+    // Reported at the declaration already (written at the lane).
+    arrays.retain(|at| {
+        !a.out
+            .iter()
+            .any(|d| d.id == "H001" && d.offset == *at && d.message.starts_with(SHARED_32))
+    });
+    if arrays.is_empty() {
+        return;
+    }
+    let mut reads: Vec<(Node, String, String, bool)> = Vec::new();
+    for (_, _, body) in device_defs(a) {
+        walk_subtree(body, |n| {
+            if n.kind_name() != "subscript_expression" {
+                return Visit::Descend;
+            }
+            let Some(arr) = n
+                .field(FIELDS.argument)
+                .filter(|x| x.kind_name() == "identifier")
+            else {
+                return Visit::Descend;
+            };
+            let Some(d) = a.lookup(a.text(arr), n.start_byte()) else {
+                return Visit::Descend;
+            };
+            if !arrays.contains(&d.decl.start_byte()) {
+                return Visit::Descend;
+            }
+            let Some(idx) = n.field(FIELDS.indices).and_then(|i| i.named_child(0)) else {
+                return Visit::Descend;
+            };
+            // A write (`shared[lane] = v`) is the declaration's report (rules.rs).
+            let written = n.parent().is_some_and(|p| {
+                p.kind_name() == "assignment_expression"
+                    && p.field(FIELDS.left).is_some_and(|l| l.id() == n.id())
+                    || p.kind_name() == "pointer_expression"
+            });
+            if written {
+                return Visit::Descend;
+            }
+            let Some(past) = wave_lane_index(a, idx, 0) else {
+                return Visit::Descend;
+            };
+            let index = a.text(idx).to_string();
+            // The lane in a 32-thread warp is below 32: only where the whole of wavefront 0
+            // reads (`if (wid == 0)`, `wid = threadIdx.x / warpSize`) do lanes 32-63 read the
+            // entries a second time.
+            if lane_read_guarded(a, n, &index) || !past && !wave0_read(a, n) {
+                return Visit::Descend;
+            }
+            reads.push((n, a.text(arr).to_string(), index, past));
+            Visit::Descend
+        });
+    }
+    for (n, array, index, past) in reads {
+        if !a.first("H001-lane-read-32", n.start_byte()) {
+            continue;
+        }
+        let what = if past {
+            "lanes 32-63 read past its 32 entries"
+        } else {
+            "lanes 32-63 read entries 0-31 a second time"
+        };
+        a.report(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Warning,
+            n,
+            format!("shared array `{array}` with 32 entries read at the lane index `{index}`: on a 64-lane wavefront, {what}; {}", super::rules::WAVE_NOTE),
+            Some(format!("guard the read by the number of warps, as in `(threadIdx.x < blockDim.x / warpSize) ? {array}[{index}] : 0` (lanes past the block's warp count read 0), or size the array for 64-lane wavefronts (`[64]`) and fill the entries no warp writes")),
+            vec![],
+        );
     }
 }
 

@@ -405,6 +405,54 @@ fn first_word(s: &str) -> &str {
     }
 }
 
+/// `text`, a source, with the lines blanked that hipcc never compiles because a preprocessor
+/// condition that names one of `names` decides so (CUDA's version macros, which HIP does not
+/// define): each condition is judged as H010 judges it ([`HipccView`]), so `#if CUDA_VERSION >=
+/// 9000` skips its branch, and `#if CUDA_VERSION < 9000`, `#if !defined(CUDA_VERSION) ||
+/// CUDA_VERSION < 9000` skip their `#else` (verify19 V19-e), where the file does not define the
+/// macro itself. Borrowed where nothing is blanked.
+pub(crate) fn hipcc_dead_branches<'a>(
+    text: &'a [u8],
+    names: &[&str],
+) -> std::borrow::Cow<'a, [u8]> {
+    use std::borrow::Cow;
+    let named = |t: &[u8]| {
+        names
+            .iter()
+            .any(|m| memchr::memmem::find(t, m.as_bytes()).is_some())
+    };
+    if !named(text) || memchr::memmem::find(text, b"#").is_none() {
+        return Cow::Borrowed(text);
+    }
+    let Ok(tree) = crate::parse::parse(text, Duration::from_secs(2)) else {
+        return Cow::Borrowed(text);
+    };
+    let root = tree.root_node();
+    let view = HipccView::new(text, root, &[], hipport_rules::Version::new(6, 2, 0));
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let start = at;
+        at += line.len();
+        let lead = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if lead == line.len() || line[lead] == b'#' {
+            continue;
+        }
+        let dead = view
+            .skips(text, root, start + lead)
+            .is_some_and(|b| named(b.text.as_bytes()));
+        if dead {
+            let o = out.get_or_insert_with(|| text.to_vec());
+            for b in &mut o[start..at] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        }
+    }
+    out.map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

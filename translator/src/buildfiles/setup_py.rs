@@ -5429,80 +5429,14 @@ fn warp_sync_named(text: &[u8]) -> bool {
     })
 }
 
-/// R42-3: `text` with the lines hipcc never compiles blanked: the branch of an `#if
-/// CUDA_VERSION >= N` (`>`, `defined(CUDA_VERSION) &&` before it, or `__CUDACC_VER_MAJOR__`)
-/// up to its `#else`, `#elif` or `#endif`, since HIP defines neither macro (PyTorch-Encoding's
-/// `WARP_SHFL_XOR` keeps `__shfl_xor_sync` there and `__shfl_xor` in the `#else`). Unchanged
-/// where the text defines one of them itself.
+/// R42-3: `text` with the lines hipcc never compiles blanked where a condition on
+/// `CUDA_VERSION` or `__CUDACC_VER_MAJOR__` decides so, judged as H010 judges it
+/// ([`crate::analysis::hipcc_dead_branches`]): the branch of `#if CUDA_VERSION >= N`
+/// (PyTorch-Encoding's `WARP_SHFL_XOR` keeps `__shfl_xor_sync` there and `__shfl_xor` in the
+/// `#else`), and the `#else` of `#if CUDA_VERSION < N` or `#if !defined(CUDA_VERSION) ||
+/// CUDA_VERSION < N` (verify19 V19-e), since HIP defines neither macro.
 fn hip_live(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    const MACROS: [&str; 2] = ["CUDA_VERSION", "__CUDACC_VER_MAJOR__"];
-    let names = |t: &[u8]| {
-        MACROS
-            .iter()
-            .any(|m| memchr::memmem::find(t, m.as_bytes()).is_some())
-    };
-    if !names(text) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let Ok(s) = std::str::from_utf8(text) else {
-        return std::borrow::Cow::Borrowed(text);
-    };
-    let directive = |l: &str| -> Option<String> {
-        let d = l.trim_start().strip_prefix('#')?;
-        let d = d.split("//").next().unwrap_or(d);
-        let d = d.split("/*").next().unwrap_or(d);
-        Some(d.split_whitespace().collect::<Vec<_>>().join(" "))
-    };
-    if s.lines().filter_map(directive).any(|d| {
-        d.strip_prefix("define ")
-            .is_some_and(|r| MACROS.iter().any(|m| r.split([' ', '(']).next() == Some(m)))
-    }) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    // Whether `#if` condition `c` is false under hipcc (a version test of an undefined macro).
-    let dead = |c: &str| {
-        let c: String = c.chars().filter(|ch| !ch.is_whitespace()).collect();
-        let c = c.trim_start_matches('(').trim_end_matches(')');
-        let c = c
-            .strip_prefix("defined(CUDA_VERSION)&&")
-            .or_else(|| c.strip_prefix("definedCUDA_VERSION&&"))
-            .unwrap_or(c);
-        let c = c.trim_start_matches('(').trim_end_matches(')');
-        MACROS.iter().any(|m| {
-            c.strip_prefix(m)
-                .and_then(|r| r.strip_prefix(">=").or_else(|| r.strip_prefix('>')))
-                .is_some_and(|n| !n.is_empty() && n.chars().all(|ch| ch.is_ascii_digit()))
-        })
-    };
-    // Per open `#if`: whether its current branch is dead.
-    let mut stack: Vec<bool> = Vec::new();
-    let mut out = String::with_capacity(s.len());
-    for line in s.split_inclusive('\n') {
-        let d = directive(line);
-        let mut blank = stack.iter().any(|&x| x);
-        match d.as_deref() {
-            Some(d) if d.starts_with("if ") || d.starts_with("if(") => {
-                stack.push(dead(&d[2..]));
-            }
-            Some(d) if d.starts_with("ifdef") || d.starts_with("ifndef") => stack.push(false),
-            Some(d) if d.starts_with("else") || d.starts_with("elif") => {
-                if let Some(top) = stack.last_mut() {
-                    *top = false;
-                }
-                blank = stack.iter().any(|&x| x);
-            }
-            Some(d) if d.starts_with("endif") => {
-                stack.pop();
-            }
-            _ => {}
-        }
-        if blank && d.is_none() {
-            out.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
-        } else {
-            out.push_str(line);
-        }
-    }
-    std::borrow::Cow::Owned(out.into_bytes())
+    crate::analysis::hipcc_dead_branches(text, &["CUDA_VERSION", "__CUDACC_VER_MAJOR__"])
 }
 
 /// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
