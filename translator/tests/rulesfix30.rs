@@ -171,3 +171,67 @@ __global__ void k(unsigned *a, int *b, __half *h, __half2 *h2) {
         );
     }
 }
+
+// ---- R45-a (leftover): H011 on a pre-Volta branch hipcc skips ----
+
+/// A lock helper with a try-once branch for GPUs before Volta and a per-lane spin in the `#else`
+/// (line 2), beside a Volta-or-newer test whose `#else` is the older GPUs' code (line 9).
+const PRE_VOLTA: &str = "\
+__device__ bool take(int *lock) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 700)
+  return atomicCAS(lock, 0, 1) == 0;
+#else
+  while (atomicCAS(lock, 0, 1) != 0) { }
+  return true;
+#endif
+}
+__device__ float scale(float v) {
+#if __CUDA_ARCH__ >= 700
+  return v * 0.5f;
+#else
+  return v * 0.25f;
+#endif
+}
+__device__ float older(float v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ <= 750
+  return v * 0.5f;
+#else
+  return v * 0.25f;
+#endif
+}
+__global__ void k(int *lock, float *s) {
+  if (take(lock)) { s[0] = scale(s[1]) + older(s[2]); atomicExch(lock, 0); }
+}
+";
+
+#[test]
+fn h011_pre_volta_branch_is_not_steered_to_the_else() {
+    let (_, err) = convert(
+        &[("k.cu", PRE_VOLTA)],
+        &["--hip-version", "6.2", "--offload-arch", "gfx90a"],
+    );
+    let pre = report(&err, "H011", "(__CUDA_ARCH__ < 700)").expect("H011 on the pre-Volta test");
+    assert!(pre.starts_with("warning[H011]"), "{pre}");
+    assert!(!pre.contains("the fallback path"), "{pre}");
+    assert!(
+        pre.contains("the code for Volta (sm_70) and newer GPUs"),
+        "{pre}"
+    );
+    let help = help_of(&pre);
+    assert!(help.contains("lock step"), "{help}");
+    assert!(
+        help.contains("`#if (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 700)) || defined(__HIP_PLATFORM_AMD__)`"),
+        "{help}"
+    );
+    // `>= 700` / `#else`: HIP already takes the older GPUs' branch; the help stays as it was.
+    let volta = report(&err, "H011", "`#if __CUDA_ARCH__ >= 700`").expect("H011 on >= 700");
+    assert!(!help_of(&volta).contains("lock step"), "{volta}");
+    // `<= 750` lets Volta and Turing in: not a pre-Volta branch.
+    let turing = report(&err, "H011", "__CUDA_ARCH__ <= 750").expect("H011 on <= 750");
+    assert!(!help_of(&turing).contains("lock step"), "{turing}");
+    // The per-lane spin in the #else is H005's own report.
+    assert!(
+        report(&err, "H005", "per-lane spin lock").is_some(),
+        "{err}"
+    );
+}
