@@ -235,3 +235,107 @@ fn h011_pre_volta_branch_is_not_steered_to_the_else() {
         "{err}"
     );
 }
+
+// ---- R46-a (leftover): one T002 for a library the target HIP is too old for ----
+
+/// A cuTENSOR 1.x set-up: the header and five of its names.
+const TENSOR: &str = "\
+#include <cuda_runtime.h>
+#include <cutensor.h>
+int describe(int64_t *extent) {
+  cutensorHandle_t *handle;
+  if (cutensorCreate(&handle) != CUTENSOR_STATUS_SUCCESS) return 1;
+  cutensorTensorDescriptor_t desc;
+  return cutensorInitTensorDescriptor(handle, &desc, 2, extent, NULL, CUDA_R_32F, CUTENSOR_OP_IDENTITY);
+}
+";
+
+#[test]
+fn t002_once_per_library_header_before_hiptensor() {
+    let (_, err) = convert(
+        &[("t.cu", TENSOR)],
+        &["--hip-version", "5.2.3", "--offload-arch", "gfx90a"],
+    );
+    let t002: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("error[T002]"))
+        .collect();
+    assert_eq!(t002.len(), 1, "{err}");
+    let r = report(&err, "T002", "`cutensor.h`").expect("T002 at the include");
+    assert!(r.contains("only from HIP 5.7.0"), "{r}");
+    for name in [
+        "cutensorHandle_t",
+        "cutensorCreate",
+        "CUTENSOR_STATUS_SUCCESS",
+        "cutensorInitTensorDescriptor",
+    ] {
+        assert!(r.contains(&format!("`{name}`")), "{name}: {r}");
+    }
+    // HIP's runtime names in the file are not part of it.
+    assert!(!r.contains("CUDA_R_32F"), "{r}");
+    // At a HIP that has hipTensor, the names are renamed and nothing is reported for them.
+    let (_, err) = convert(
+        &[("t.cu", TENSOR)],
+        &["--hip-version", "6.2", "--offload-arch", "gfx90a"],
+    );
+    assert!(!err.contains("[T002]"), "{err}");
+}
+
+// ---- R45-b (leftover): H014's help for one target family alone ----
+
+/// A warp-matrix tile (the CLI helper of the shared tests adds gfx1030 to every run; this file
+/// calls the binary with one target).
+const WMMA: &str = "\
+#include <mma.h>
+using namespace nvcuda;
+__global__ void tile(const half *a, const half *b, float *c) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::fill_fragment(fc, 0.0f);
+  wmma::load_matrix_sync(fa, a, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+}
+";
+
+fn h014_helps(arch: &str) -> Vec<String> {
+    let (_, err) = convert(
+        &[("g.cu", WMMA)],
+        &["--hip-version", "6.2", "--offload-arch", arch],
+    );
+    let mut out = Vec::new();
+    let mut rest = err.as_str();
+    while let Some(r) = report(rest, "H014", "") {
+        out.push(help_of(&r).to_string());
+        let at = rest.find("[H014]").unwrap() + 6;
+        rest = &rest[at..];
+    }
+    assert!(!out.is_empty(), "{arch}: {err}");
+    out
+}
+
+#[test]
+fn h014_help_for_gfx90a_alone_is_rocwmma() {
+    for help in h014_helps("gfx90a") {
+        assert!(
+            help.starts_with("port to rocWMMA, which supports gfx90a"),
+            "{help}"
+        );
+        assert!(!help.contains("no matrix cores"), "{help}");
+        assert!(!help.contains("gfx1030"), "{help}");
+    }
+}
+
+#[test]
+fn h014_help_for_gfx1030_alone_has_no_rocwmma() {
+    for help in h014_helps("gfx1030") {
+        assert!(help.starts_with("gfx1030 has no matrix cores"), "{help}");
+        assert!(
+            help.contains("shared-memory FMA loop, or call hipBLAS"),
+            "{help}"
+        );
+        assert!(!help.contains("port to rocWMMA"), "{help}");
+    }
+}
