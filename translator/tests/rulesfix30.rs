@@ -339,3 +339,23 @@ fn h014_help_for_gfx1030_alone_has_no_rocwmma() {
         assert!(!help.contains("port to rocWMMA"), "{help}");
     }
 }
+
+// ---- R45-3: an `#error`-only branch hipcc skips ----
+
+#[test]
+fn h011_error_only_branch_note_has_nothing_to_change() {
+    let src = "\
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 700)
+#error \"this code needs sm_70 or newer\"
+#endif
+__global__ void k(float *x) { x[threadIdx.x] += 1.0f; }
+";
+    let (_, err) = convert(
+        &[("g.cu", src)],
+        &["--hip-version", "6.2", "--offload-arch", "gfx90a"],
+    );
+    let r = report(&err, "H011", "#error").expect("H011 note");
+    assert!(r.starts_with("note[H011]"), "{r}");
+    assert!(help_of(&r).starts_with("nothing to change"), "{r}");
+    assert!(!help_of(&r).contains("__gfx*__"), "{r}");
+}

@@ -9986,6 +9986,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         // independent thread scheduling, as AMD's are; the #else may rely on it (cuOpt's
         // per-lane spin lock, realuser45 R45-a), so the help must not steer there.
         let pre_volta = falls
+            && !only_error
             && alternative.is_some_and(|x| x.kind_name() == "preproc_else")
             && below_volta_test(a.text(cond));
         let (severity, tail) = match (stop, empty) {
@@ -10060,6 +10061,8 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 cond_text.clone()
             };
             format!("AMD wavefronts run their lanes in lock step, as NVIDIA GPUs before Volta did, so the branch written for them is usually the one HIP needs: where the #else lets lanes of one warp wait on each other (a lock taken per lane, a spin wait), let hipcc take this branch with `#if {cond} || defined(__HIP_PLATFORM_AMD__)`; where it does not, nothing needs to change")
+        } else if only_error && stop.is_none() && stranded.is_none() && qualifiers.is_none() {
+            "nothing to change: hipcc skips the check, as the port needs".to_string()
         } else if polyfills.is_some() && stop.is_none() && stranded.is_none() {
             "nothing to change: calls use HIP's own definitions; where a new guard is wanted for features, use `__gfx*__` target macros or `__HIP_ARCH_HAS_*` feature macros".to_string()
         } else {
