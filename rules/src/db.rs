@@ -225,7 +225,8 @@ pub struct Mapping {
     pub roc_removed: Option<Version>,
     /// Where the fact comes from (a HIPIFY table, or hipport's own note).
     pub source: Text,
-    /// What to use instead of a deprecated HIP name, when known.
+    /// What to use instead of a deprecated HIP name, when known; for a name HIP lacks (`hip` is
+    /// `None`), what to write in its place, which T001's help and `hipport explain` print.
     pub hip_replacement: Option<Text>,
     /// A HIP release whose installed headers lack the HIP name although `hip_added` says it
     /// exists (see `hip-absent.tsv`); releases up to this one are treated as lacking it.

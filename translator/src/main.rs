@@ -1111,6 +1111,9 @@ fn explain(what: &str) -> Result<ExitCode> {
         if let Some(r) = &m.roc {
             println!("  roc* library name: {r}");
         }
+        if let (None, Some(instead)) = (&m.hip, &m.hip_replacement) {
+            println!("  instead: {instead}");
+        }
         println!(
             "  CUDA: added {}, deprecated {}, removed {}",
             v(m.cuda_added),

@@ -1790,6 +1790,12 @@ impl<'a> Walk<'a> {
                 format!("`{name}` ({} API) has no HIP equivalent: HIP has no directed-rounding form (round {mode}) of this operation", m.family),
                 format!("use `{rn}` (round to nearest), which HIP has: its result may differ from `{name}`'s by about 1 ulp (one unit in the last place); where the direction matters (the bounds of an interval), move the result one step by hand with `nextafterf` (`nextafter` for `double`)"),
             )
+        } else if let (None, Some(instead)) = (m.hip.as_deref(), m.hip_replacement.as_deref()) {
+            // The rules name what to use in its place; `explain` prints the same text (R45-1).
+            (
+                format!("`{name}` ({} API) has no HIP equivalent", m.family),
+                instead.to_string(),
+            )
         } else {
             (
                 format!("`{name}` ({} API) has no HIP equivalent", m.family),

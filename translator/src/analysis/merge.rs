@@ -173,6 +173,66 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
         }
         kept.severity = kept.severity.max(severity);
     }
+    // A library header the target HIP is too old for (T002 at the `#include`: `cutensor.h`
+    // becomes `hiptensor/hiptensor.h` only from HIP 5.7.0) and each name of that library the file
+    // uses, with the same T002: one report, the header's, which lists the names (realuser46
+    // R46-a), as T007 lists the names of a library ROCm lacks.
+    for h in 0..diags.len() {
+        if drop[h] || diags[h].id != "T002" || diags[h].message.contains(SKIPPED_BRANCH) {
+            continue;
+        }
+        let Some((stem, since)) =
+            too_new_library(&diags[h].message).map(|(s, v)| (s, v.to_string()))
+        else {
+            continue;
+        };
+        let mut names: Vec<String> = Vec::new();
+        let mut lines: Vec<usize> = Vec::new();
+        for t in 0..diags.len() {
+            if t == h
+                || drop[t]
+                || diags[t].id != "T002"
+                || diags[t].file != diags[h].file
+                || diags[t].message.contains(SKIPPED_BRANCH)
+            {
+                continue;
+            }
+            let Some((cuda, hip, from)) = too_new_name(&diags[t].message) else {
+                continue;
+            };
+            if from != since || !hip.to_ascii_lowercase().starts_with(&stem) {
+                continue;
+            }
+            drop[t] = true;
+            if !names.iter().any(|n| n == cuda) {
+                names.push(cuda.to_string());
+            }
+            if !lines.contains(&diags[t].line) {
+                lines.push(diags[t].line);
+            }
+        }
+        if names.is_empty() {
+            continue;
+        }
+        let shown = names
+            .iter()
+            .take(8)
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if names.len() > 8 { ", ..." } else { "" };
+        let lines = lines
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let n = names.len();
+        let (s, verb) = if n == 1 { ("", "is") } else { ("s", "are") };
+        diags[h].message.push_str(&format!(
+            "; the file uses {n} name{s} of that library, which {verb} renamed only from HIP {since} too: {shown}{more} (line{} {lines})",
+            if lines.contains(',') { "s" } else { "" }
+        ));
+    }
     // The same report twice on one line (`p.x < b ? p.x : b` names `x` twice): once is enough.
     for i in 0..diags.len() {
         if drop[i] || !diags[i].fix.is_empty() {
@@ -192,6 +252,40 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
         i += 1;
         !drop[i - 1]
     });
+}
+
+/// Of T002 at a library header (`CUDA header `cutensor.h` becomes `hiptensor/hiptensor.h` only
+/// from HIP 5.7.0; ...`): the library's stem, the HIP header's first path part in lower case
+/// (`hiptensor`), and the release. Not for HIP's own headers (`hip/...`), which every name shares.
+fn too_new_library(message: &str) -> Option<(String, &str)> {
+    let rest = message.strip_prefix("CUDA header `")?;
+    let parts: Vec<&str> = rest.split('`').collect();
+    let (hip, tail) = (parts.get(2)?, parts.get(3)?);
+    let stem = hip
+        .split(['/', '.'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if stem.len() < 4 || stem == "hip" || !(stem.starts_with("hip") || stem.starts_with("roc")) {
+        return None;
+    }
+    let since = tail.strip_prefix(" only from HIP ")?.split(';').next()?;
+    Some((stem, since))
+}
+
+/// Of T002 at a name (`` `cutensorCreate` becomes `hiptensorCreate` only from HIP 5.7.0; ... ``):
+/// the CUDA name, the HIP name and the release.
+fn too_new_name(message: &str) -> Option<(&str, &str, &str)> {
+    let parts: Vec<&str> = message.split('`').collect();
+    if !parts.first()?.is_empty() || parts.get(2)? != &" becomes " {
+        return None;
+    }
+    let since = parts
+        .get(4)?
+        .strip_prefix(" only from HIP ")?
+        .split(';')
+        .next()?;
+    Some((parts[1], parts[3], since))
 }
 
 /// What H010 says of a `#if` whose `#else` holds the HIP form of the branch it skips.

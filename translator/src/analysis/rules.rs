@@ -9982,6 +9982,13 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         // `#if __CUDA_ARCH__ < 700` / `#error "needs Volta"`: the branch only rejects an older
         // NVIDIA GPU, and skipping it is what HIP needs (realuser45 R45-3).
         let only_error = falls && only_error_directives(a, n);
+        // `#if __CUDA_ARCH__ < 700` / `#else`: the branch skipped is the one for GPUs without
+        // independent thread scheduling, as AMD's are; the #else may rely on it (cuOpt's
+        // per-lane spin lock, realuser45 R45-a), so the help must not steer there.
+        let pre_volta = falls
+            && !only_error
+            && alternative.is_some_and(|x| x.kind_name() == "preproc_else")
+            && below_volta_test(a.text(cond));
         let (severity, tail) = match (stop, empty) {
             (Some(line), _) => (
                 Severity::Error,
@@ -10019,6 +10026,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Warning,
                 " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
             ),
+            _ if pre_volta => (
+                Severity::Warning,
+                ", the code for Volta (sm_70) and newer GPUs, which schedule the lanes of a warp independently; AMD GPUs do not".to_string(),
+            ),
             _ if falls && alternative.is_some() => {
                 (Severity::Warning, " (the fallback path)".to_string())
             }
@@ -10043,6 +10054,15 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             format!("let hipcc take the warp branch: `#if {cond} || defined(__HIP_PLATFORM_AMD__)` (HIP has the shuffles and votes; check the mask and width for 64-lane wavefronts)")
         } else if empty.is_some() {
             "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none".to_string()
+        } else if pre_volta && stop.is_none() && stranded.is_none() && qualifiers.is_none() {
+            let cond = if ["||", "&&", "?", ","].iter().any(|o| cond_text.contains(o)) {
+                format!("({cond_text})")
+            } else {
+                cond_text.clone()
+            };
+            format!("AMD wavefronts run their lanes in lock step, as NVIDIA GPUs before Volta did, so the branch written for them is usually the one HIP needs: where the #else lets lanes of one warp wait on each other (a lock taken per lane, a spin wait), let hipcc take this branch with `#if {cond} || defined(__HIP_PLATFORM_AMD__)`; where it does not, nothing needs to change")
+        } else if only_error && stop.is_none() && stranded.is_none() && qualifiers.is_none() {
+            "nothing to change: hipcc skips the check, as the port needs".to_string()
         } else if polyfills.is_some() && stop.is_none() && stranded.is_none() {
             "nothing to change: calls use HIP's own definitions; where a new guard is wanted for features, use `__gfx*__` target macros or `__HIP_ARCH_HAS_*` feature macros".to_string()
         } else {
@@ -10417,6 +10437,32 @@ fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
 /// Where the branch of conditional `n` (not its `#else`) holds nothing but definitions of
 /// what HIP itself provides on every target (`atomicAdd(double*, double)`, a `double`
 /// overload of `__shfl_down`), their names as the message lists them (`` `atomicAdd` ``).
+/// Whether preprocessor condition `cond` holds only below Volta: it compares `__CUDA_ARCH__`
+/// `< N` (N <= 700) or `<= N` (N < 700), and has no `||` that could let newer GPUs in.
+fn below_volta_test(cond: &str) -> bool {
+    if cond.contains("||") {
+        return false;
+    }
+    let number = |s: &str| -> Option<u32> {
+        let digits: String = s
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    };
+    cond.match_indices("__CUDA_ARCH__").any(|(i, m)| {
+        let rest = cond[i + m.len()..].trim_start();
+        if let Some(r) = rest.strip_prefix("<=") {
+            number(r).is_some_and(|n| n < 700)
+        } else if let Some(r) = rest.strip_prefix('<').filter(|r| !r.starts_with('<')) {
+            number(r).is_some_and(|n| n <= 700)
+        } else {
+            false
+        }
+    })
+}
+
 /// Whether the code of `#if` branch `n` (not its `#elif`/`#else`) is only `#error` directives.
 fn only_error_directives(a: &Analyzer, n: Node) -> bool {
     let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
