@@ -266,3 +266,34 @@ __global__ void try_once(int v) {
     let lines = lines_of(&d, "warning[H005]");
     assert_eq!(lines, vec![6], "{err}");
 }
+
+/// V20-b: a name whose HIP form changed after the target release (`hip_changed`) is reported.
+#[test]
+fn v20b_hip_signature_changed_after_the_target() {
+    let src = "\
+#include <cutensor.h>
+void make() {
+    cutensorHandle_t h;
+    cutensorCreate(&h);
+    cutensorDestroy(h);
+}
+";
+    let (_, err) = convert(&[("t.cu", src)], &["--hip-version", "6.2"]);
+    let d = diags(&err, "t.cu");
+    let t033: Vec<_> = d.iter().filter(|x| x.0 == "warning[T033]").collect();
+    // `hiptensorDestroy` changed with it (it took `hiptensorHandle_t*` before 7.0).
+    let lines: Vec<usize> = t033.iter().map(|x| x.1).collect();
+    assert_eq!(lines, vec![4, 5], "{err}");
+    assert!(t033[0].2.contains("hiptensorCreate"), "{}", t033[0].2);
+    assert!(t033[0].2.contains("7.0"), "{}", t033[0].2);
+    // From the release that changed it, nothing to say.
+    let (_, err) = convert(&[("t.cu", src)], &["--hip-version", "7.0"]);
+    assert!(!err.contains("[T033]"), "{err}");
+    // The explanation exists.
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", "T033"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("hipTensor"));
+}
