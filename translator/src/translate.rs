@@ -398,6 +398,9 @@ diag_info! {
     CALL_ARGUMENT_ADDED = "T032", "call-argument-added", Error,
         "The HIP function takes an argument the CUDA call lacks, whose value comes from another call",
         "Some hipSPARSE functions take one more argument than the cuSPARSE function they replace. Before hipSPARSE 3.0 (ROCm 6.0), `hipsparseSpSV_solve` takes the buffer that `cusparseSpSV_analysis` was given for the same descriptor (`void* externalBuffer`, last), and `hipsparseSpSM_solve` takes one in every release so far (hipSPARSE 3.1 ignores it, its changelog says to pass nullptr). The renamed call does not compile (\"no matching function for call to 'hipsparseSpSV_solve'\").\n\nhipport looks in the function around the call for the analysis call that passes the same descriptor, and appends the buffer that call passes (a note says which). From HIP 6.2 a `hipsparseSpSM_solve` without such a call gets `nullptr` (a note too). Where no value can be found (the analysis is in another function, or calls with the same descriptor pass different buffers), the call is renamed and reported as an error.\n\nWhat to do: for a note, nothing; for an error, append the buffer the analysis step ran with to the call, or target a HIP whose function matches cuSPARSE's (`--hip-version 6.0` for `SpSV_solve`).";
+    SIGNATURE_CHANGED = "T033", "hip-signature-changed", Warning,
+        "The HIP equivalent changed its signature in a HIP release newer than the target",
+        "The CUDA name was translated, but the HIP function (or type) it became changed in a HIP release newer than the one given by `--hip-version` (the rules' `hip_changed` column, from HIPIFY's tables and hipport's own rows). The rules map CUDA's form to the changed one; the target release still has the older form, whose parameters may differ, so the renamed call may not compile or may mean something else there. Example: cuTENSOR 2's `cutensorCreate(cutensorHandle_t*)` becomes `hiptensorCreate`, which takes `hiptensorHandle_t*` only from ROCm 7.0; hipTensor 1.x (ROCm 5.7 to 6.x) declares `hiptensorCreate(hiptensorHandle_t** handle)` with a struct handle. hipBLAS's `trmm` changed in ROCm 6.0 the same way. Code written for the CUDA library's older form, which the older HIP form follows (cuTENSOR 1.x: `cutensorHandle_t *h; cutensorCreate(&h)`), fits the target as it is. hipSPARSE's 6.0 change (`const` descriptors) is not reported: calls with the older descriptors compile with both.\n\nWhat to do: check the call against the declaration in the target's headers and adapt its arguments, or target the release named (`--hip-version X.Y`) or newer.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
@@ -1560,6 +1563,20 @@ impl<'a> Walk<'a> {
                 }
                 if lib == Lib::Roc {
                     self.roc_call_shape(m, new, start);
+                }
+                // The HIP name's form changed after the target (V20-b): once per name and file.
+                // hipSPARSE's 6.0 changes made the generic API's descriptors `const` (CUDA 12's
+                // form): a call with the older, non-const descriptors compiles with both, as the
+                // corpus's cusparse_spmv.cu does with HIP 5.2.3, so those rows say nothing.
+                let changed = m
+                    .hip_changed
+                    .filter(|c| lib == Lib::Hip && *c > v && m.family != Family::Cusparse);
+                if let Some(changed) = changed {
+                    let message = format!("`{name}` became `{new}`, whose signature changed in HIP {changed}: the target, HIP {v}, has the older form, which may take other arguments");
+                    if !self.diags.iter().any(|d| d.message == message) {
+                        let help = format!("check the call against `{new}` in the target's headers and adapt its arguments, or target HIP {changed} or newer (`--hip-version {changed}`); code written for the CUDA library's older form, which the older HIP form follows (cuTENSOR 1.x: `cutensorHandle_t *h; cutensorCreate(&h)`), already fits it; `hipport explain {name}` shows the versions");
+                        self.diag(&SIGNATURE_CHANGED, start, message, Some(help));
+                    }
                 }
                 self.half_blas_pointers(m, new, start);
                 if new != name && !condition_names(self.src, start, new) {

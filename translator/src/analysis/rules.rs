@@ -136,6 +136,75 @@ fn host_warp_size(a: &mut Analyzer, n: Node) {
     );
 }
 
+/// A device-code check that the warp has 32 lanes, `warpSize == 32` (or `!= 32`, the constant
+/// by any name that the file gives 32), that stops the kernel when it fails: `assert(...)`, or
+/// an `if` whose branch traps (`__trap()`, `abort()`, `asm("trap;")`). On CDNA (64-lane
+/// wavefronts) it fails, and a build without NDEBUG aborts every launch (realuser48 R48-f).
+fn warp_size_check(a: &mut Analyzer, n: Node) {
+    if a.origin.is_some() || a.func_at(n.start_byte()).is_some_and(|f| !f.device) {
+        return;
+    }
+    let Some(cmp) = n.parent().filter(|p| p.kind_name() == "binary_expression") else {
+        return;
+    };
+    let Some(op) = cmp.field(FIELDS.operator).map(|o| a.text(o)) else {
+        return;
+    };
+    if !matches!(op, "==" | "!=") {
+        return;
+    }
+    let other = if cmp.field(FIELDS.left) == Some(n) {
+        cmp.field(FIELDS.right)
+    } else {
+        cmp.field(FIELDS.left)
+    };
+    if other.and_then(|o| a.eval(o)) != Some(32) {
+        return;
+    }
+    // What stops the kernel: an assert around the comparison, or an `if` on it whose branch
+    // traps.
+    let mut how = None;
+    for p in crate::parse::ancestors(cmp).into_iter().take(8) {
+        match p.kind_name() {
+            "call_expression" => {
+                if let Some(c) = callee(a, p).filter(|c| c.ends_with("assert")) {
+                    how = Some(format!("`{c}`"));
+                }
+                break;
+            }
+            "if_statement" => {
+                let traps = p.field(FIELDS.consequence).is_some_and(|b| {
+                    let t = a.text(b);
+                    ["__trap", "abort", "\"trap", "__builtin_trap", "asm"]
+                        .iter()
+                        .any(|w| t.contains(w))
+                });
+                if traps {
+                    how = Some("the trap under this `if`".to_string());
+                }
+                break;
+            }
+            "parenthesized_expression"
+            | "binary_expression"
+            | "unary_expression"
+            | "condition_clause"
+            | "argument_list" => {}
+            _ => break,
+        }
+    }
+    let Some(how) = how else {
+        return;
+    };
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Error,
+        cmp,
+        format!("`{}` is false on 64-lane wavefronts, so {how} stops the kernel there in every build without NDEBUG; {WAVE_NOTE}", snippet(a.text(cmp))),
+        Some("make the code work for a 64-lane wavefront too (size by `warpSize`, or keep 32-lane groups with shuffles of width 32) and drop the check; where the kernel must run on 32 lanes only, build for RDNA (gfx10, gfx11, gfx12) alone".into()),
+        vec![],
+    );
+}
+
 /// `_sync` warp builtins whose first argument is a lane mask.
 const MASKED_BUILTINS: &[&str] = &[
     "__shfl_sync",
@@ -3283,8 +3352,88 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
             .into_iter()
             .filter_map(|f| n.field(f))
             .any(|x| ballot_valued(a, x, depth + 1)),
+        // `~__ballot(p)` keeps all 64 bits, as does a cast to a type that holds them
+        // (`(unsigned long long)b`); a cast to 32 bits is where the value is cut (see
+        // [`ballot_carried`]).
+        "unary_expression" => {
+            n.field(FIELDS.operator).is_some_and(|o| a.text(o) == "~")
+                && n.field(FIELDS.argument)
+                    .is_some_and(|x| ballot_valued(a, x, depth + 1))
+        }
+        "cast_expression" => {
+            n.field(FIELDS.type_)
+                .is_some_and(|t| !a.is_32bit(&super::norm_ws(a.text(t))))
+                && n.field(FIELDS.value)
+                    .is_some_and(|x| ballot_valued(a, x, depth + 1))
+        }
         _ => false,
     }
+}
+
+/// Whether expression `n`, about to be kept in 32 bits, carries a 64-bit ballot's value there
+/// (R48-e): the ballot flows through any chain of `&`, `|`, `^`, `~`, shifts left, ternaries,
+/// parentheses and casts to the value kept, so lanes 32-63 are dropped. A cast to 32 bits of
+/// the ballot counts too, except one that takes a half on purpose: `(unsigned)(b >> 32)`,
+/// `(unsigned)(__ballot(p) >> (__lane_id() & 32))`, or a mask of low lanes `(unsigned)(b &
+/// 0xff)`.
+fn ballot_carried(a: &Analyzer, mut n: Node) -> bool {
+    while n.kind_name() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(c) => n = c,
+            None => return false,
+        }
+    }
+    if n.kind_name() == "cast_expression"
+        && n.field(FIELDS.type_)
+            .is_some_and(|t| a.is_32bit(&super::norm_ws(a.text(t))))
+    {
+        let Some(mut v) = n.field(FIELDS.value) else {
+            return false;
+        };
+        while v.kind_name() == "parenthesized_expression" {
+            match v.named_child(0) {
+                Some(c) => v = c,
+                None => return false,
+            }
+        }
+        let op = v.field(FIELDS.operator).map(|o| a.text(o));
+        let half = v.kind_name() == "binary_expression"
+            && (op == Some(">>") || op == Some("&") && narrow_mask_operand(a, v).is_some());
+        return !half && ballot_valued(a, v, 0);
+    }
+    ballot_valued(a, n, 0)
+}
+
+/// Whether `n` holds a call of a ballot builtin (or of the file's ballot function) anywhere in
+/// it: the value stored comes from a vote made here, not only from a variable whose own store
+/// is reported already.
+fn contains_ballot_call(a: &Analyzer, n: Node) -> bool {
+    let mut found = false;
+    crate::parse::walk_subtree(n, |x| {
+        if x.kind_name() == "call_expression" && is_ballot_call(a, x) {
+            found = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    found
+}
+
+/// Whether expression `n` combines its ballot with a 32-bit constant of the upper lanes
+/// (`(t ? 0 : 0xffffffff) ^ __ballot(p)`): widening the variable alone keeps lanes 32-63 cut,
+/// so no fix is offered.
+fn has_narrow_full_constant(a: &Analyzer, n: Node) -> bool {
+    let mut found = false;
+    crate::parse::walk_subtree(n, |x| {
+        if x.kind_name() == "number_literal"
+            && mask_value(x, a.src).is_some_and(|m| !m.wide && m.value >= 0x8000_0000)
+        {
+            found = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 /// Whether HIP compiles the code at `n`: `Some(false)` when it sits in a preprocessor branch that
@@ -5003,6 +5152,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
         "warpSize" if !a.own_warp_size() => {
             warpsize_constexpr(a, n, "warpSize", None);
             host_warp_size(a, n);
+            warp_size_check(a, n);
         }
         "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
@@ -5345,6 +5495,41 @@ fn releases(region: &[u8], ptr: &[u8], value: &[u8], any_ptr: bool) -> bool {
     })
 }
 
+/// The loop around call `n` whose condition tests the variable the call's result is stored in
+/// (`old = atomicExch(&l, 1)` in the body of `do { .. } while (old != 0)`), the call in the
+/// loop's own body, not under an `if` of it.
+fn result_tested_by_loop<'t>(a: &Analyzer<'_, 't>, n: Node<'t>) -> Option<Node<'t>> {
+    let p = n.parent()?;
+    let var = match p.kind_name() {
+        "assignment_expression"
+            if p.field(FIELDS.right) == Some(n)
+                && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=") =>
+        {
+            p.field(FIELDS.left)?
+        }
+        "init_declarator" if p.field(FIELDS.value) == Some(n) => p.field(FIELDS.declarator)?,
+        _ => return None,
+    };
+    if var.kind_name() != "identifier" {
+        return None;
+    }
+    let var = a.text(var);
+    for q in crate::parse::ancestors(p) {
+        match q.kind_name() {
+            "do_statement" | "while_statement" | "for_statement" => {
+                let cond = q.field(FIELDS.condition)?;
+                let tests = crate::lexer::whole_words(a.text(cond).as_bytes(), var)
+                    .next()
+                    .is_some();
+                return tests.then_some(q);
+            }
+            "expression_statement" | "declaration" | "compound_statement" => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// H005 on a per-lane spin lock (realuser45 R45-a): a loop whose condition takes a lock
 /// (`while (atomicCAS(lock, 0, 1) != 0)`, `while (atomicExch(lock, 1))`) and a release of the
 /// same lock after it. With independent thread scheduling (Volta+) the lane that wins runs on to
@@ -5388,6 +5573,9 @@ fn spin_lock<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, argv: &[Node
         }
         child = p;
     }
+    // `do { old = atomicExch(&l, 1); } while (old != 0);`: the exchange's result, kept in a
+    // variable, is what the loop's condition tests (verify20 V20-f).
+    let lp = lp.or_else(|| result_tested_by_loop(a, n));
     let Some(lp) = lp else { return };
     let Some(func) = crate::parse::ancestors(lp)
         .into_iter()
@@ -7566,12 +7754,35 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
             let segment = width.and_then(|w| literal(a, *w)).is_some_and(|w| w <= 32);
             if let Some(src_lane) = third.filter(|_| !segment) {
                 if literal(a, *src_lane) == Some(31) {
+                    // In code that works in 32-lane groups (`lane = threadIdx.x & 31`, other
+                    // shuffles of width 32), `warpSize - 1` makes lanes 0-31 read lane 63, the
+                    // other group's: there a width of 32 keeps each group reading its own lane
+                    // 31 (realuser48 R48-b).
+                    let n = src_lane
+                        .parent()
+                        .and_then(|l| l.parent())
+                        .unwrap_or(*src_lane);
+                    let body = a
+                        .func_at(n.start_byte())
+                        .and_then(|f| f.node.field(FIELDS.body))
+                        .map(|b| a.text(b));
+                    let grouped = body.is_some_and(within_32) || shuffles_width32(a, n);
+                    let help = if grouped && n.kind_name() == "call_expression" {
+                        let call = a.text(n).trim_end();
+                        let widened = match call.strip_suffix(')') {
+                            Some(head) if width.is_none() => format!("`{}, 32)`", head.trim_end()),
+                            _ => format!("`{name}(..., 31, 32)`"),
+                        };
+                        format!("this function works in 32-lane groups (lanes numbered within 32): give the shuffle a width of 32, {widened}, so that each group reads its own lane 31; `warpSize - 1` would make lanes 0-31 read lane 63, the other group's. Where one value for the whole wavefront is meant, use `warpSize - 1`")
+                    } else {
+                        "use `warpSize - 1`".to_string()
+                    };
                     a.report(
                         &WARP_SIZE_32,
                         Severity::Error,
                         *src_lane,
                         format!("`{name}` from lane 31 reads the last lane of a 32-lane warp; {WAVE_NOTE}"),
-                        Some("use `warpSize - 1`".into()),
+                        Some(help),
                         vec![],
                     );
                 }
@@ -8302,13 +8513,18 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     let Some(value) = n.field(FIELDS.value) else {
         return;
     };
-    // A ballot, or a mask computed from a ballot variable (`m & ~lower`).
+    // A ballot, or a mask computed from a ballot variable (`m & ~lower`, `~__ballot(p)`,
+    // `(unsigned)__ballot(p)`).
     let derived = !is_ballot_call(a, value)
         && matches!(
             value.kind_name(),
-            "binary_expression" | "conditional_expression" | "parenthesized_expression"
+            "binary_expression"
+                | "conditional_expression"
+                | "parenthesized_expression"
+                | "unary_expression"
+                | "cast_expression"
         )
-        && ballot_valued(a, value, 0);
+        && ballot_carried(a, value);
     if !derived && !is_ballot_call(a, value) {
         return;
     }
@@ -8327,7 +8543,19 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         let count = decl.children_by_field_name("declarator", &mut c).count();
         count == 1
     };
-    let fix = if single {
+    // A cast to 32 bits or a 32-bit constant in the value keeps lanes 32-63 cut however wide
+    // the variable: no fix there.
+    let cut_inside = derived && {
+        let mut v = value;
+        while v.kind_name() == "parenthesized_expression" {
+            match v.named_child(0) {
+                Some(c) => v = c,
+                None => break,
+            }
+        }
+        v.kind_name() == "cast_expression" || has_narrow_full_constant(a, value)
+    };
+    let fix = if single && !cut_inside {
         vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")]
     } else {
         vec![]
@@ -8454,7 +8682,12 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
         },
         _ => return,
     };
-    if !is_ballot_call(a, r) {
+    // A ballot, or an expression that carries one's value into the variable (R48-e: `w &= (t
+    // ? 0 : 0xffffffff) ^ __ballot_sync(m, t)`, `w |= __ballot_sync(m, p) << k`, `w =
+    // (unsigned)__ballot(p)`), where the vote is made in it.
+    let direct = is_ballot_call(a, r);
+    let derived = !direct && contains_ballot_call(a, r) && ballot_carried(a, r);
+    if !direct && !derived {
         return;
     }
     let Some(d) = a.lookup(a.text(name), name.start_byte()) else {
@@ -8464,13 +8697,28 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
         return;
     }
     let l = name;
-    let fix = widen_ballot_var_fix(a, &d, a.text(l));
+    let narrow_constant = derived && has_narrow_full_constant(a, r);
+    let fix = if narrow_constant {
+        vec![]
+    } else {
+        widen_ballot_var_fix(a, &d, a.text(l))
+    };
     let (help, fix) = stored_ballot_help(a, n, fix);
+    let help = if narrow_constant && fix.is_empty() && help == format!("declare it `{WIDE}`") {
+        format!("declare `{}` `{WIDE}`, write the 32-bit constants combined with the ballot for 64 lanes (`0xffffffff` -> `~0ull`), and count it with `__popcll`/`__ffsll`", a.text(l))
+    } else {
+        help
+    };
     let (what, help, fix) = match ballot_function_of(a, r) {
         Some(bf) => {
             let (what, help) = ballot_function_words(&bf);
             (what, help, vec![])
         }
+        None if derived => (
+            "is computed from a ballot, a 64-bit mask in HIP".to_string(),
+            help,
+            fix,
+        ),
         None => ("returns a 64-bit mask in HIP".to_string(), help, fix),
     };
     a.report(
@@ -11027,7 +11275,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "shf.r",
             "`shf.r` -> `__funnelshift_r()` (`.clamp`: `__funnelshift_rc()`)",
         ),
-        ("bfe", "`bfe` -> `__bitextract_u32()` / `__bitextract_u64()`"),
+        // PTX's `bfe` takes a position and length of 0-255 and stops at the top bit
+        // (`bfe.u32 r, x, 0, 32` is `x`); AMD's `v_bfe_u32` reads 5 bits of each, so a length of
+        // 32 is 0 there (hipcc folds `__bitextract_u32(x, 0, 32)` to 0: realuser48 R48-d).
+        (
+            "bfe",
+            "`bfe` -> `__bitextract_u32()` / `__bitextract_u64()`, which read only the low 5 (`_u64`: 6) bits of the position and the length: a length of 32 (64) gives 0, not the whole word, a position of 32 (64) or more wraps, and a field that runs past the top bit is not cut there as PTX cuts it; where `pos + len` can reach 32, write `pos + len >= 32 ? x >> pos : __bitextract_u32(x, pos, len)` (for `pos` below 32)",
+        ),
         ("bfi", "`bfi` -> `__bitinsert_u32()` / `__bitinsert_u64()`"),
         // Find the most significant set bit (realuser32 R32-c, BGHT's ptx.cuh): not `bfi`.
         (
