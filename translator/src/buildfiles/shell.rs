@@ -309,8 +309,9 @@ fn nvcc_guards(src: &str, lines: &[(usize, usize)], sink: &mut Sink) {
                 continue;
             }
             let prev = |n: usize| {
-                k.checked_sub(n)
-                    .map(|p| src[words[p].start..words[p].end].trim_start_matches(['$', '(', '`']))
+                k.checked_sub(n).map(|p| {
+                    src[words[p].start..words[p].end].trim_start_matches(['"', '$', '(', '`'])
+                })
             };
             let guard = match prev(1) {
                 Some("which" | "hash") => true,
