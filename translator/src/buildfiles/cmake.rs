@@ -4440,8 +4440,11 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         cccl_targets(st, sink, cmd, a);
-        // CUDA:: targets.
-        for (pos, _) in t.match_indices("CUDA::") {
+        // CUDA:: targets, and cuTENSOR's own package's (`cutensor::cutensor`, V20-a).
+        let mut at: Vec<usize> = t.match_indices("CUDA::").map(|m| m.0).collect();
+        at.extend(t.match_indices("cutensor::").map(|m| m.0));
+        at.sort_unstable();
+        for pos in at {
             let end = t[pos..]
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
                 .map_or(t.len(), |e| pos + e);

@@ -327,6 +327,25 @@ pub(crate) const LIBRARIES: &[Library] = &[
         package: Some("hipsolver"),
         hip_added: None,
     },
+    // V20-a: cuTENSOR -> hipTensor (ROCm 5.7 on), the release `rules/data/extra-headers.tsv`
+    // gives `cutensor.h`, so the link follows the sources. cuTENSOR's own CMake package
+    // exports `cutensor::cutensor`; hipTensor's exports `roc::hiptensor`.
+    Library {
+        cuda: "cutensor",
+        hip: Some("hiptensor"),
+        cmake_cuda: "cutensor::cutensor",
+        cmake_hip: "roc::hiptensor",
+        package: Some("hiptensor"),
+        hip_added: Some(Version::new(5, 7, 0)),
+    },
+    Library {
+        cuda: "cutensor_static",
+        hip: Some("hiptensor"),
+        cmake_cuda: "cutensor::cutensor_static",
+        cmake_hip: "roc::hiptensor",
+        package: Some("hiptensor"),
+        hip_added: Some(Version::new(5, 7, 0)),
+    },
     Library {
         cuda: "cudnn",
         hip: Some("MIOpen"),
@@ -508,7 +527,7 @@ pub(crate) fn rocm_offer(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         n if is_npp(n) => (
             "NPP",
-            "ROCm has no NPP library; AMD's ROCm Performance Primitives (RPP: `rpp.h`, `rppi_*`, link `rpp`) cover much of NPP's image part with an API of their own; otherwise write the kernels",
+            "ROCm has no NPP library; AMD's ROCm Performance Primitives (RPP: `rpp.h`, `rppt_*` functions such as `rppt_box_filter_gpu`, not the `rppi_*` ones its docs mark to be deprecated; link `rpp`) cover much of NPP's image part with an API of their own; otherwise write the kernels",
         ),
         _ => return None,
     })
@@ -643,6 +662,9 @@ fn map_library_on(
     }
     map_library_name(name)
 }
+
+/// The help of `-m32` on an nvcc or a host line (R47-c).
+const M32_HELP: &str = "ROCm builds 64-bit programs only: drop -m32 from every compile and link of a program that uses HIP code (CFLAGS, LDFLAGS), or keep that program on NVIDIA";
 
 /// One of CUDA's switches for the operators and conversions of its fp16/bf16 headers, with the
 /// macro HIP's headers test for the same thing.
@@ -1841,6 +1863,39 @@ fn map_one(
         "--default-stream=per-thread" | "-default-stream=per-thread" => {
             Some(("-fgpu-default-stream=per-thread", B_FLAG_MAPPED, None))
         }
+        // R47-c: nvcc's 32-bit host mode (`-m32`, `--machine=32`, `-m 32`; CUDA 12 removed
+        // it). HIP has no 32-bit host support (no i386 runtime, and hip-clang's wrapper headers
+        // do not even find <cmath> for i386): the flag goes from hipcc's line, and the host
+        // compile and link of the same program must drop it too.
+        "-m32" | "--machine=32" | "-machine=32" | "-m" | "--machine" | "-machine"
+            if ctx == Context::Nvcc
+                && (strip.ends_with("32") || words.get(i + 1).is_some_and(|w| *w == "32")) =>
+        {
+            let n = if strip.ends_with("32") { 1 } else { 2 };
+            m.notes.push(Note {
+                word: i,
+                info: B_FLAG_DROPPED,
+                message: format!(
+                    "nvcc flag `{}` dropped: HIP has no 32-bit host code, hipcc builds 64-bit objects only",
+                    words[i..i + n].join(" ")
+                ),
+                help: Some(M32_HELP.to_string()),
+                severity: Some(Severity::Warning),
+            });
+            drop_words(m, i, n);
+            return n;
+        }
+        // R47-c: the same flag on a host compiler's line (CFLAGS, LDFLAGS) stays, said so.
+        "-m32" if ctx == Context::Any => {
+            m.notes.push(Note {
+                word: i,
+                info: B_FLAG_UNMAPPED,
+                message: "host flag `-m32` builds 32-bit code, which cannot link with HIP objects or the HIP runtime: HIP has no 32-bit host support".into(),
+                help: Some(M32_HELP.to_string()),
+                severity: Some(Severity::Warning),
+            });
+            return 1;
+        }
         "-lineinfo" | "--generate-line-info" => {
             note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("for line tables in device code use -gline-tables-only"));
             drop_words(m, i, 1);
@@ -2381,7 +2436,7 @@ fn map_one(
                     i,
                     B_FLAG_UNMAPPED,
                     format!("nvcc flag `{strip}` has no hipcc counterpart"),
-                    Some("for a device code object use --genco (hipcc) or --cuda-device-only"),
+                    Some("AMD GPUs have no PTX (NVIDIA's virtual instruction set): hipcc --genco writes a code object, which hipModuleLoad loads where cuModuleLoad loaded the PTX, and --cuda-device-only -S writes AMD GPU assembly"),
                 );
                 return 1;
             }

@@ -1608,8 +1608,16 @@ fn host_flags(
             w.to_string()
         };
         n.message = format!("`{shown}` -> `{}`", new.join(" "));
+        // R47-2: a library path rewritten whole is a note, with help about libraries.
+        if flag == "-L" || flag == "-Wl,-rpath," {
+            n.severity = Some(crate::diag::Severity::Note);
+        }
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
+        } else if flag == "-L" || flag == "-Wl,-rpath," {
+            format!(
+                "these flags reach a host linker, not hipcc: the HIP runtime (libamdhip64) and ROCm's libraries are in $(ROCM_PATH)/lib (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`)"
+            )
         } else {
             let c = if c && flag != "-L" && flag != "-Wl,-rpath," {
                 format!("; {C_SOURCES_HELP}")

@@ -1062,7 +1062,8 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "CUDA math libraries have HIP wrappers with the same shape: cublas -> hipblas, curand ->\n\
                   hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, nccl -> rccl (a\n\
                   drop-in: CMake's find_package(NCCL) becomes find_package(rccl) and ${NCCL_LIBRARIES}\n\
-                  rccl::rccl), nvToolsExt -> roctx64. cudnn -> MIOpen is a warning: MIOpen's API differs\n\
+                  rccl::rccl), nvToolsExt -> roctx64, cutensor -> hiptensor (hipTensor, ROCm 5.7 and later;\n\
+                  an older --hip-version keeps the name with B005, as for cublasLt before 5.5). cudnn -> MIOpen is a warning: MIOpen's API differs\n\
                   from cuDNN's, so the code that calls cuDNN needs a port by hand. A library no source of\n\
                   the tree uses that ROCm lacks or ships as a package of its own (cuBLASLt, cuDNN, NCCL,\n\
                   NPP, nvJPEG, ...) is dropped with a note: a link name, a CUDA:: target, a FindCUDA\n\

@@ -783,6 +783,8 @@ pub(crate) fn translate(
         joined_constant_dirs(src, &toks, &moved_consts)
     };
     let mut in_list = vec![false; toks.len()];
+    // V20-d: gcc/g++ links the extension (see [`links_with_host_compiler`]).
+    let host_link = scope == Scope::Setup && links_with_host_compiler(&toks);
     // R23-g: the strings removed from torch's `COMMON_NVCC_FLAGS` stay CUDA's (that list is
     // CUDA's on ROCm too): they are marked as read, and the removal is reported.
     if scope == Scope::Setup {
@@ -829,7 +831,7 @@ pub(crate) fn translate(
                             arch_done = arch_lists.contains(name);
                         }
                         let had_arch = arch_done;
-                        list(src, sink, opts, role, &words, &mut arch_done);
+                        list(src, sink, opts, role, &words, &mut arch_done, host_link);
                         if arch_done && !had_arch {
                             for (name, at) in joined_names(&toks, open, k) {
                                 arch_joined.entry(name).or_default().push(at);
@@ -880,7 +882,7 @@ pub(crate) fn translate(
                             for flag in &mut in_list[run] {
                                 *flag = true;
                             }
-                            list(src, sink, opts, role, &words, &mut arch_done);
+                            list(src, sink, opts, role, &words, &mut arch_done, host_link);
                         }
                     }
                 }
@@ -1747,6 +1749,39 @@ fn enclosing_block(src: &str, at: usize) -> std::ops::Range<usize> {
         p = next;
     }
     start..end
+}
+
+/// V20-d: whether nvcc (hipcc once converted) only compiles here: a custom `build_ext`
+/// (npcuda-example's shape) hands it to `set_executable('compiler_so', ...)` (or `compiler`,
+/// `compiler_cxx`) and no `set_executable('linker_so', ...)` names it, so distutils links the
+/// extension with the host compiler (gcc/g++). Such a link does not get the HIP runtime from
+/// hipcc: `libraries=['cudart']` must become `amdhip64`, not go.
+fn links_with_host_compiler(toks: &[Tok]) -> bool {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let (mut compiles, mut links) = (false, false);
+    for k in 0..toks.len() {
+        let is_set = matches!(&toks[k], Tok::Ident { text, .. } if text == "set_executable");
+        if !is_set || !punct(k + 1, '(') || !punct(k + 3, ',') {
+            continue;
+        }
+        let Some(Tok::Str { content: exe, .. }) = toks.get(k + 2) else {
+            continue;
+        };
+        let Some(close) = group_end(toks, k + 1) else {
+            continue;
+        };
+        let names_nvcc = toks[k + 4..close].iter().any(|t| match t {
+            Tok::Str { content, .. } => content == "nvcc" || content.ends_with("/nvcc"),
+            Tok::Ident { text, .. } => text.to_ascii_lowercase().contains("nvcc"),
+            _ => false,
+        });
+        match exe.as_str() {
+            "compiler_so" | "compiler" | "compiler_cxx" => compiles |= names_nvcc,
+            "linker_so" | "linker_exe" => links |= names_nvcc,
+            _ => {}
+        }
+    }
+    compiles && !links
 }
 
 /// R44-a: the classic custom `build_ext` that compiles `.cu` sources with nvcc in a plain
@@ -5868,11 +5903,26 @@ fn list(
     role: Role,
     words: &[Word],
     arch_done: &mut bool,
+    host_link: bool,
 ) {
     match role {
         Role::Libraries => {
             let mut mapped = flags::Mapped::default();
             for (i, w) in words.iter().enumerate() {
+                let runtime = matches!(w.text.as_str(), "cudart" | "cudart_static");
+                if host_link && runtime {
+                    mapped
+                        .changes
+                        .push((i, flags::Action::Replace(vec!["amdhip64".into()])));
+                    mapped.notes.push(flags::Note {
+                        word: i,
+                        info: super::B_LIB_MAPPED,
+                        message: format!("CUDA library `{}` -> `amdhip64`", w.text),
+                        help: Some("this extension is linked by the host compiler (distutils' linker_so, gcc/g++), not by hipcc, so the HIP runtime is linked by name: library_dirs must hold $ROCM_PATH/lib".into()),
+                        severity: None,
+                    });
+                    continue;
+                }
                 if let Some((action, info, message, help)) = flags::map_library_in(&w.text, opts) {
                     let severity = flags::library_severity(&w.text, &action);
                     if info.id != super::B_LIB_UNMAPPED.id {

@@ -8,7 +8,7 @@
 //! (`%NVCC%`, `$env:NVCC`), is reported (B008) and left as it is.
 
 use super::text::Sink;
-use super::{make, BuildOptions, B_CONSTRUCT};
+use super::{make, BuildOptions, B_COMPILER, B_CONSTRUCT};
 
 /// What goes before a script's line to make it a recipe line: a rule, and the recipe's tab.
 const RULE: &str = "x:\n\t";
@@ -161,7 +161,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     } else {
         make::logical_lines(src)
     };
-    for (start, end) in lines {
+    let assigns = if windows {
+        Vec::new()
+    } else {
+        shell_assignments(src, &lines)
+    };
+    // The assignments whose edits and findings an earlier nvcc line already moved here.
+    let mut done: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    let mut any_converted = false;
+    for &(start, end) in &lines {
         let line = &src[start..end];
         let body = line.trim_start();
         if comment(body, windows) {
@@ -212,19 +220,48 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             );
             continue;
         }
-        let synthetic = format!("{RULE}{body}\n");
+        // V20-c: the line goes to the Makefile translator with the script's assignments of the
+        // variables it reads (`GENCODE="$GENCODE -gencode arch=compute_${arch},..."` in a
+        // `for arch` loop), as make assignments that accumulate: their nvcc flags are converted
+        // as a Makefile's variables are, and the line is read as naming what they name.
+        let mut syn = Synthetic::default();
+        let mut parts = Vec::new();
+        for name in read_variables(&src[lead..end]) {
+            if vars.contains(&name) {
+                continue;
+            }
+            for a in assigns.iter().filter(|a| a.name == name) {
+                parts.push(a);
+            }
+        }
+        parts.sort_by_key(|a| a.value.start);
+        for a in &parts {
+            syn.plain(&format!("{} += ", a.name));
+            syn.shell(src, a.value.clone());
+            syn.plain("\n");
+        }
+        syn.plain(RULE);
+        syn.shell(src, lead..end);
+        syn.plain("\n");
+        let synthetic = syn.text.clone();
         let mut sub = Sink::new(synthetic.as_bytes(), sink.file());
         make::translate(&synthetic, &mut sub, opts);
         let (edits, diags) = sub.finish();
-        let inside = |s: usize, e: usize| s >= RULE.len() && e <= RULE.len() + body.len();
-        let at = |s: usize| s - RULE.len() + lead;
+        let seen = |o: usize| {
+            parts
+                .iter()
+                .any(|a| a.value.contains(&o) && done.contains(&a.value.start))
+        };
         let mut converted = false;
         for e in &edits {
-            if !inside(e.start, e.end) {
+            let (Some(s), Some(t)) = (syn.map(e.start, false), syn.map(e.end, true)) else {
+                continue;
+            };
+            if s > t || seen(s) {
                 continue;
             }
             let was = &synthetic[e.start..e.end];
-            if sink.edit(at(e.start), at(e.end), e.text.clone(), &e.rule)
+            if sink.edit(s, t, e.text.clone(), &e.rule)
                 && runs_nvcc(was, false)
                 && e.text.contains("hipcc")
             {
@@ -232,11 +269,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             }
         }
         for d in diags {
-            if d.offset >= RULE.len() && d.offset <= RULE.len() + body.len() {
-                let to = at(d.offset);
+            if let Some(to) = syn.map(d.offset, false).filter(|&o| !seen(o)) {
                 sink.push_moved(d, to);
             }
         }
+        done.extend(parts.iter().map(|a| a.value.start));
+        any_converted |= converted;
         if !converted {
             sink.diag(
                 B_CONSTRUCT,
@@ -249,4 +287,259 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             );
         }
     }
+    if any_converted {
+        nvcc_guards(src, &lines, sink);
+    }
+}
+
+/// V20-i: where the script's nvcc lines became hipcc, its tests for nvcc (`command -v nvcc`,
+/// `which nvcc`, `type -p nvcc`, `hash nvcc`) test for hipcc: kept, they would stop the
+/// converted script on a ROCm machine before it builds anything.
+fn nvcc_guards(src: &str, lines: &[(usize, usize)], sink: &mut Sink) {
+    for &(start, end) in lines {
+        let line = &src[start..end];
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        let words = super::text::blank_words(src, start, end, false);
+        for k in 1..words.len() {
+            let w = &words[k];
+            let text = src[w.start..w.end].trim_matches(['"', '\'', ')', '`', ';']);
+            if text != "nvcc" {
+                continue;
+            }
+            let prev = |n: usize| {
+                k.checked_sub(n).map(|p| {
+                    src[words[p].start..words[p].end].trim_start_matches(['"', '$', '(', '`'])
+                })
+            };
+            let guard = match prev(1) {
+                Some("which" | "hash") => true,
+                Some("-v" | "-V") => prev(2) == Some("command"),
+                Some("-p" | "-P" | "-t") => prev(2) == Some("type"),
+                Some("type") => true,
+                _ => false,
+            };
+            let at = w.start + src[w.start..w.end].find("nvcc").unwrap_or(0);
+            if guard && sink.edit(at, at + 4, "hipcc", B_COMPILER.id) {
+                sink.diag(
+                    B_COMPILER,
+                    at,
+                    "`nvcc` -> `hipcc` in the script's test for the compiler".into(),
+                    Some("the script's nvcc lines now run hipcc: a test for nvcc would stop it on a ROCm machine, which has no nvcc".into()),
+                );
+            }
+        }
+    }
+}
+
+/// A Makefile written for a script's nvcc line (V20-c): each piece of its text stands for a
+/// range of the script (`syn` for `src`), copied (same length) or respelled (`$NAME` as
+/// `$(NAME)`); the text no piece covers (the rule, `NAME += `) stands for nothing.
+#[derive(Default)]
+struct Synthetic {
+    text: String,
+    pieces: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+}
+
+impl Synthetic {
+    fn plain(&mut self, t: &str) {
+        self.text.push_str(t);
+    }
+
+    fn piece(&mut self, t: &str, src: std::ops::Range<usize>) {
+        let at = self.text.len();
+        self.text.push_str(t);
+        self.pieces.push((at..self.text.len(), src));
+    }
+
+    /// Shell text as make reads it: `$NAME` becomes `$(NAME)` (`${NAME}` is make's too).
+    fn shell(&mut self, src: &str, r: std::ops::Range<usize>) {
+        let b = src.as_bytes();
+        let (mut from, mut i) = (r.start, r.start);
+        while i < r.end {
+            let ident = |k: usize| k < r.end && (b[k].is_ascii_alphanumeric() || b[k] == b'_');
+            if b[i] == b'$' && i + 1 < r.end && (b[i + 1].is_ascii_alphabetic() || b[i + 1] == b'_')
+            {
+                let mut k = i + 1;
+                while ident(k) {
+                    k += 1;
+                }
+                if from < i {
+                    self.piece(&src[from..i], from..i);
+                }
+                self.piece(&format!("$({})", &src[i + 1..k]), i..k);
+                from = k;
+                i = k;
+                continue;
+            }
+            i += 1;
+        }
+        if from < r.end {
+            self.piece(&src[from..r.end], from..r.end);
+        }
+    }
+
+    /// The script offset of offset `o` of the text (`end`: an edit's end, which inside a
+    /// respelled piece stands for the piece's end), or `None` outside the pieces.
+    fn map(&self, o: usize, end: bool) -> Option<usize> {
+        let inside = |syn: &std::ops::Range<usize>| {
+            if end {
+                syn.start < o && o <= syn.end
+            } else {
+                syn.start <= o && o < syn.end
+            }
+        };
+        let (syn, src) = self
+            .pieces
+            .iter()
+            .find(|(syn, _)| inside(syn))
+            .or_else(|| {
+                self.pieces
+                    .iter()
+                    .find(|(syn, _)| syn.start <= o && o <= syn.end)
+            })?;
+        Some(if syn.len() == src.len() {
+            src.start + (o - syn.start)
+        } else if o == syn.start {
+            src.start
+        } else if o == syn.end || end {
+            src.end
+        } else {
+            src.start
+        })
+    }
+}
+
+/// A shell variable assignment: the name, and the value's text (inside its quotes, without a
+/// reference to the variable itself at its start or end: `V="$V -gencode ..."`).
+struct Assign {
+    name: String,
+    value: std::ops::Range<usize>,
+}
+
+/// The variables a shell line reads (`$NAME`, `${NAME}`).
+fn read_variables(line: &str) -> Vec<String> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in line.match_indices('$') {
+        let mut k = i + 1;
+        let braced = b.get(k) == Some(&b'{');
+        if braced {
+            k += 1;
+        }
+        let s = k;
+        while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
+            k += 1;
+        }
+        if k > s && !b[s].is_ascii_digit() && (!braced || b.get(k) == Some(&b'}')) {
+            let n = line[s..k].to_string();
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// The assignments of a POSIX shell script, in each command of each logical line
+/// (`for a in 70 80; do G="$G -gencode ..."; done` holds one). A value with a command
+/// substitution or a reference to the variable inside it is left out.
+fn shell_assignments(src: &str, lines: &[(usize, usize)]) -> Vec<Assign> {
+    let mut out = Vec::new();
+    for &(start, end) in lines {
+        let b = src.as_bytes();
+        let mut cmds = Vec::new();
+        let (mut from, mut quote, mut i) = (start, 0u8, start);
+        while i < end {
+            let c = b[i];
+            if quote != 0 {
+                if c == quote {
+                    quote = 0;
+                } else if c == b'\\' && quote == b'"' {
+                    i += 1;
+                }
+            } else if c == b'"' || c == b'\'' {
+                quote = c;
+            } else if c == b'#' && (i == start || b[i - 1].is_ascii_whitespace()) {
+                break;
+            } else if matches!(c, b';' | b'&' | b'|') {
+                cmds.push(from..i);
+                from = i + 1;
+            }
+            i += 1;
+        }
+        cmds.push(from..i.min(end));
+        for r in cmds {
+            let mut t = r.start;
+            loop {
+                while t < r.end && b[t].is_ascii_whitespace() {
+                    t += 1;
+                }
+                let rest = &src[t..r.end];
+                match ["do ", "then ", "else ", "export ", "local ", "{ "]
+                    .iter()
+                    .find(|k| rest.starts_with(**k))
+                {
+                    Some(k) => t += k.len(),
+                    None => break,
+                }
+            }
+            let mut k = t;
+            while k < r.end && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
+                k += 1;
+            }
+            if k == t || b[t].is_ascii_digit() {
+                continue;
+            }
+            let name = &src[t..k];
+            let v = if src[k..r.end].starts_with("+=") {
+                k + 2
+            } else if src[k..r.end].starts_with('=') {
+                k + 1
+            } else {
+                continue;
+            };
+            let (vs, ve) = match b.get(v) {
+                Some(&q) if v < r.end && (q == b'"' || q == b'\'') => {
+                    match src[v + 1..r.end].find(q as char) {
+                        Some(c) => (v + 1, v + 1 + c),
+                        None => continue,
+                    }
+                }
+                _ => {
+                    let e = src[v..r.end]
+                        .find(|c: char| c.is_ascii_whitespace())
+                        .map_or(r.end, |e| v + e);
+                    (v, e)
+                }
+            };
+            let mut value = &src[vs..ve];
+            let mut at = vs;
+            for me in [format!("${{{name}}}"), format!("${name}")] {
+                if let Some(r) = value.strip_prefix(me.as_str()) {
+                    if r.is_empty() || r.starts_with(|c: char| c.is_ascii_whitespace()) {
+                        at += me.len();
+                        value = r;
+                    }
+                }
+                if let Some(r) = value.strip_suffix(me.as_str()) {
+                    if r.is_empty() || r.ends_with(|c: char| c.is_ascii_whitespace()) {
+                        value = r;
+                    }
+                }
+            }
+            if value.contains("$(")
+                || value.contains('`')
+                || read_variables(value).iter().any(|n| n == name)
+            {
+                continue;
+            }
+            out.push(Assign {
+                name: name.to_string(),
+                value: at..at + value.len(),
+            });
+        }
+    }
+    out
 }

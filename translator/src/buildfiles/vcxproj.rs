@@ -461,7 +461,10 @@ fn cuda_setting(
             why.push(h);
         }
     }
-    let message = if hip == words {
+    // V20-e: flags hipcc rejects are not "the same flags" (`-ptx`: AMD has no PTX).
+    let message = if hip == words && !unmapped.is_empty() {
+        format!("`CudaCompile` setting `{name}` (`{value}`, nvcc `{nvcc}`) is read by NVIDIA's build customization only, and hipcc has no `{}`", unmapped.join(" "))
+    } else if hip == words {
         format!("`CudaCompile` setting `{name}` (`{value}`) is read by NVIDIA's build customization only; hipcc takes the same flags: `{nvcc}`")
     } else if hip.is_empty() {
         format!("`CudaCompile` setting `{name}` (`{value}`, nvcc `{nvcc}`) is read by NVIDIA's build customization only; hipcc needs nothing in its place")
@@ -471,7 +474,9 @@ fn cuda_setting(
             hip.join(" ")
         )
     };
-    let mut help = String::from(if hip.is_empty() {
+    let mut help = String::from(if hip == words && !unmapped.is_empty() {
+        "give the HIP compile of these sources hipcc's own flags"
+    } else if hip.is_empty() {
         "it goes with the CUDA build customization"
     } else {
         "give the hipcc flags to the HIP compile of these sources (the HIP toolset's options, or the hipcc command line)"
