@@ -3830,14 +3830,9 @@ impl IncludeIndex {
             SOURCES.contains(&e.as_str()) || HEADER_EXTS.contains(&e.as_str())
         };
         let included = |text: &[u8]| -> Vec<String> {
-            String::from_utf8_lossy(text)
-                .lines()
-                .filter_map(|l| {
-                    let rest = l.trim_start().strip_prefix('#')?;
-                    let path = rest.trim_start().strip_prefix("include")?;
-                    let path = path.trim().trim_start_matches(['"', '<']);
-                    Some(path.split(['"', '>']).next().unwrap_or("").to_string())
-                })
+            crate::includes::include_directives(text)
+                .into_iter()
+                .map(|(_, p)| p.inner.to_string())
                 .collect()
         };
         let files = found
