@@ -39,6 +39,8 @@ struct Header {
     /// Constants it fixes at 32 under a warp-size name (see [`fixed_warp_sizes`]), with the
     /// line of each.
     fixed: Vec<(String, usize)>,
+    /// The integer constants it fixes (see [`fixed_constants`]), with their values.
+    constants: Vec<(String, i64)>,
     /// Where it has warp operations: a digest of its text, the text, and its device functions
     /// that do warp-level work (H001's segment code), found at the first question.
     warp_work: Option<WarpWork>,
@@ -82,6 +84,9 @@ pub struct Taken {
     pub absent: Vec<String>,
     /// Their qualifier macros, as `#define` lines (see [`crate::parse::parse_with_qualifiers`]).
     pub qualifiers: Vec<u8>,
+    /// The integer constants they fix (`static const int tblock_size = 32;`), with their
+    /// values; the first header to fix a name wins (block sizes of the file's launches).
+    pub constants: Vec<(String, i64)>,
     /// Whether `defines` hold what the whole tree decides (see [`HeaderFacts::own_switches`]):
     /// the result then depends on files the run index does not follow for it.
     pub tree_wide: bool,
@@ -253,6 +258,11 @@ impl HeaderFacts {
                 }
             }
             taken.qualifiers.extend_from_slice(&header.qualifiers);
+            for (name, v) in &header.constants {
+                if !taken.constants.iter().any(|(n, _)| n == name) {
+                    taken.constants.push((name.clone(), *v));
+                }
+            }
             let fixed = header.fixed.iter().map(|(n, l)| (n, l, true));
             for (name, line, fixed_32) in header
                 .aliases
@@ -550,6 +560,10 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
         includes,
         aliases,
         fixed: fixed_warp_sizes(text, &opts.defines),
+        constants: fixed_constants(text, &opts.defines)
+            .into_iter()
+            .map(|(name, _, v)| (name, v))
+            .collect(),
         warp_work,
         stamp: None,
         platform,
@@ -637,26 +651,54 @@ fn fixed_warp_sizes(text: &[u8], defines: &[Define]) -> Vec<(String, usize)> {
     if memchr::memmem::find(text, b"32").is_none() {
         return Vec::new();
     }
+    fixed_constants(text, defines)
+        .into_iter()
+        .filter(|(name, _, v)| {
+            *v == 32 && name != "warpSize" && crate::analysis::warp_size_name(name)
+        })
+        .map(|(name, line, _)| (name, line))
+        .collect()
+}
+
+/// The integer constants `text` (a header) fixes under one name, with the same rules as
+/// [`fixed_warp_sizes`] (defined once, outside conditional code but an include guard or a
+/// project switch the build takes), each with its line and value: `static const int
+/// tblock_size = 32;`, `#define THREADS 32`. The files that include it launch with them
+/// (`k<<<n / tblock_size, tblock_size>>>`, cuSZp: realuser48 R48-c).
+fn fixed_constants(text: &[u8], defines: &[Define]) -> Vec<(String, usize, i64)> {
     let ident = |s: &str| {
         !s.is_empty()
             && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             && !s.as_bytes()[0].is_ascii_digit()
     };
-    let thirty_two = |v: &str| matches!(v.trim(), "32" | "(32)" | "32u" | "32U");
+    let int_value = |v: &str| {
+        let v = v.trim();
+        let v = v
+            .strip_prefix('(')
+            .and_then(|v| v.strip_suffix(')'))
+            .unwrap_or(v)
+            .trim();
+        let v = v.trim_end_matches(['u', 'U', 'l', 'L']);
+        match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+            Some(h) => i64::from_str_radix(h, 16).ok(),
+            None => v.parse::<i64>().ok(),
+        }
+    };
     let text = String::from_utf8_lossy(text);
     let lines: Vec<&str> = text.lines().collect();
     // Open conditionals, each with whether it is an include guard, and, for a project
     // switch's ([`project_switch`]), whether the build decides its branch (`Some(false)`: away).
     let mut open: Vec<(bool, Option<Option<bool>>)> = Vec::new();
-    // Name -> (definitions seen, the line of a depth-0 definition as 32).
-    let mut defs: Vec<(String, usize, Option<usize>)> = Vec::new();
-    let mut note = |name: &str, at32: Option<usize>| match defs.iter_mut().find(|d| d.0 == name) {
-        Some(d) => {
-            d.1 += 1;
-            d.2 = d.2.or(at32);
-        }
-        None => defs.push((name.to_string(), 1, at32)),
-    };
+    // Name -> (definitions seen, the line and value of a depth-0 definition as an integer).
+    let mut defs: Vec<(String, usize, Option<(usize, i64)>)> = Vec::new();
+    let mut note =
+        |name: &str, at: Option<(usize, i64)>| match defs.iter_mut().find(|d| d.0 == name) {
+            Some(d) => {
+                d.1 += 1;
+                d.2 = d.2.or(at);
+            }
+            None => defs.push((name.to_string(), 1, at)),
+        };
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.split("//").next().unwrap_or("").trim();
         let depth = open
@@ -708,9 +750,11 @@ fn fixed_warp_sizes(text: &[u8], defines: &[Define]) -> Vec<(String, usize)> {
                         .collect();
                     if ident(&name) {
                         let value = &rest[name.len()..];
-                        let at32 = (depth == 0 && !value.starts_with('(') && thirty_two(value))
-                            .then_some(i + 1);
-                        note(&name, at32);
+                        let at = (depth == 0 && !value.starts_with('('))
+                            .then(|| int_value(value))
+                            .flatten()
+                            .map(|v| (i + 1, v));
+                        note(&name, at);
                     }
                 }
                 _ => {}
@@ -730,14 +774,15 @@ fn fixed_warp_sizes(text: &[u8], defines: &[Define]) -> Vec<(String, usize)> {
         {
             continue;
         }
-        let at32 = (depth == 0 && thirty_two(rhs)).then_some(i + 1);
-        note(name, at32);
+        let at = (depth == 0)
+            .then(|| int_value(rhs))
+            .flatten()
+            .map(|v| (i + 1, v));
+        note(name, at);
     }
     defs.into_iter()
-        .filter(|(name, count, _)| {
-            *count == 1 && name != "warpSize" && crate::analysis::warp_size_name(name)
-        })
-        .filter_map(|(name, _, at)| Some((name, at?)))
+        .filter(|(_, count, _)| *count == 1)
+        .filter_map(|(name, _, at)| at.map(|(line, v)| (name, line, v)))
         .collect()
 }
 

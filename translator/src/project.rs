@@ -1629,6 +1629,7 @@ fn process(
             .then_some(&load as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
         defines: &taken.defines,
         qualifiers: &taken.qualifiers,
+        constants: &taken.constants,
     };
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);

@@ -6528,6 +6528,7 @@ fn translate_tree_at(
                 .map(|l| l as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
             defines: &[],
             qualifiers: &[],
+            constants: taken.as_ref().map_or(&[], |(_, t)| &t.constants),
         });
         let mut found =
             crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);

@@ -265,6 +265,9 @@ pub struct Included<'h> {
     /// Their qualifier macros, as `#define` lines the file is parsed with (see
     /// [`crate::parse::parse_with_qualifiers`]).
     pub qualifiers: &'h [u8],
+    /// The integer constants they fix (`static const int tblock_size = 32;`), with their
+    /// values: the block sizes of the file's launches that name one (realuser48 R48-c).
+    pub constants: &'h [(String, i64)],
 }
 
 /// [`analyze_flat`] for a file that includes project headers which define macros as
@@ -284,6 +287,7 @@ pub fn analyze_flat_with(
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
         a.header_aliases = included.warp_aliases;
         a.header_functions = included.functions;
+        a.header_constants = included.constants;
         a.collect(flat);
         a.check(flat);
         rules::cluster_dims(&mut a);
@@ -1380,6 +1384,9 @@ struct Analyzer<'a, 't> {
     /// at the first question.
     header_functions: Option<&'a dyn Fn() -> Vec<HeaderFunction>>,
     header_functions_read: std::cell::OnceCell<Vec<HeaderFunction>>,
+    /// The integer constants the project headers the file includes fix (see
+    /// [`Included::constants`]).
+    header_constants: &'a [(String, i64)],
     /// The file launches a kernel cooperatively somewhere.
     cooperative_launch: bool,
     /// Keys of "report once" diagnostics already emitted.
@@ -1487,6 +1494,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             header_aliases: &[],
             header_functions: None,
             header_functions_read: std::cell::OnceCell::new(),
+            header_constants: &[],
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
@@ -1844,7 +1852,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // explicit specialisation (`template <> void reduce<Op::kSum, 2>(float* v)`),
                 // by its template's name: its calls (`reduce<Op::kSum, n>(v)`) name that
                 // (realuser31 R31-d, lightseq's `warpReduce`).
-                let d = n.field(FIELDS.declarator)?;
+                let mut d = n.field(FIELDS.declarator)?;
+                // An out-of-line definition (`__device__ short ns::f(...) { }`, `Class::method`,
+                // `a::b::f`) by its last name: its calls name that (realuser48 R48-a).
+                while d.kind_name() == "qualified_identifier" {
+                    d = d.field(FIELDS.name)?;
+                }
                 let d = match d.kind_name() {
                     "template_function" => d.field(FIELDS.name)?,
                     _ => d,

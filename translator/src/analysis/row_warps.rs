@@ -536,6 +536,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     given_width_shuffles(a);
     unrolled_trees(a);
     drop_right_findings(a);
+    width_from_start(a);
     row_width_help(a);
     loop_and_width(a);
     // After the drops, which would take these H001 warnings too.
@@ -551,6 +552,97 @@ pub(super) fn finish(a: &mut Analyzer) {
     if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
         row_of_32_branches(a);
+    }
+}
+
+/// H001's warning on a down or xor shuffle with width 32 whose lane distance is a loop's
+/// variable that starts at `warpSize / 2` (`for (o = warpSize / 2; o > 0; o /= 2) v +=
+/// __shfl_down_sync(m, v, o, 32)`, LBPM's `warpReduceSum`): on a 64-lane wavefront the first
+/// step's distance is 32, the width, so each lane reads its own value and adds it to itself;
+/// the sum is wrong for sure, not only split. It becomes an error that says so (realuser47
+/// R47-d). Width-32 code that starts at 16 keeps the warning.
+fn width_from_start(a: &mut Analyzer) {
+    const SPLITS: &str = "with width 32 splits a 64-lane wavefront";
+    if a.origin.is_some() {
+        return;
+    }
+    let found: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001" && d.severity == Severity::Warning && d.message.contains(SPLITS))
+        .map(|d| d.offset)
+        .collect();
+    for at in found {
+        let Some(body) = a.func_at(at).and_then(|f| f.node.field(FIELDS.body)) else {
+            continue;
+        };
+        let mut start: Option<(String, String)> = None;
+        walk_subtree(body, |n| {
+            if n.kind_name() != "call_expression" || n.byte_range().end <= at || n.start_byte() > at
+            {
+                return Visit::Descend;
+            }
+            let Some(name) = super::rules::callee(a, n) else {
+                return Visit::Descend;
+            };
+            let sync = name.ends_with("_sync");
+            let base = name.strip_suffix("_sync").unwrap_or(name);
+            if !matches!(base, "__shfl_down" | "__shfl_xor") {
+                return Visit::Descend;
+            }
+            let argv = super::rules::args(n);
+            let off = usize::from(sync);
+            let (Some(delta), Some(width)) = (argv.get(1 + off), argv.get(2 + off)) else {
+                return Visit::Descend;
+            };
+            if width.start_byte() != at {
+                return Visit::Descend;
+            }
+            let delta = unparen(*delta);
+            if delta.kind_name() != "identifier" {
+                return Visit::Stop;
+            }
+            let var = a.text(delta);
+            let mut p = n.parent();
+            while let Some(x) = p {
+                if x.kind_name() == "for_statement" {
+                    let init = x
+                        .field(FIELDS.initializer)
+                        .and_then(|i| loop_init(a, i, var));
+                    if let Some(v) = init {
+                        let t = squash(a.text(v));
+                        let t = t.trim_start_matches('(').trim_end_matches(')');
+                        if matches!(t, "warpSize/2" | "warpSize>>1") {
+                            start = Some((name.to_string(), a.text(v).to_string()));
+                        }
+                        break;
+                    }
+                }
+                p = x.parent();
+            }
+            Visit::Stop
+        });
+        let Some((name, init)) = start else {
+            continue;
+        };
+        let what = if name.contains("xor") {
+            "combines each lane with itself"
+        } else {
+            "adds each lane's own value to itself"
+        };
+        if let Some(d) = a
+            .out
+            .iter_mut()
+            .find(|d| d.offset == at && d.id == "H001" && d.message.contains(SPLITS))
+        {
+            d.severity = Severity::Error;
+            d.message = format!(
+                "`{name}` with width 32 in a loop that starts at `{init}`: on a 64-lane wavefront (CDNA GPUs: MI100, MI200, MI300) the first step's lane distance is 32, the width itself, so it {what}, and the result is wrong on every call; only RDNA runs 32 lanes"
+            );
+            d.help = Some(
+                "pass `warpSize` as the width where the whole wavefront is meant, or start the loop at 16 where the code works on 32-lane segments".into(),
+            );
+        }
     }
 }
 
@@ -2336,10 +2428,55 @@ fn reads_index_of_32(a: &Analyzer, e: Node, depth: usize, lane: bool) -> bool {
                 found = true;
                 return Visit::Stop;
             }
+            // A parameter that every call of its function in the file passes such an index
+            // (dietgpu's `blockSum(warpId, laneId, ...)`, realuser48 R48-g).
+            if parameter_arguments(a, x).is_some_and(|args| {
+                args.iter()
+                    .all(|g| reads_index_of_32(a, *g, depth + 1, lane))
+            }) {
+                found = true;
+                return Visit::Stop;
+            }
         }
         Visit::Descend
     });
     found
+}
+
+/// For an identifier `x` that names a parameter of the device function around it, the
+/// arguments that the calls of that function in the file pass for it: `None` where it is no
+/// parameter, the function is not called in the file, or a call passes fewer arguments.
+fn parameter_arguments<'n>(a: &Analyzer, x: Node<'n>) -> Option<Vec<Node<'n>>> {
+    let d = a.lookup(a.text(x), x.start_byte())?;
+    if !d.param {
+        return None;
+    }
+    let list = d
+        .decl
+        .parent()
+        .filter(|p| p.kind_name() == "parameter_list")?;
+    let index = crate::parse::named_children(list)
+        .filter(|p| p.kind_name().ends_with("parameter_declaration"))
+        .position(|p| p.id() == d.decl.id())?;
+    let f = a.func_at(x.start_byte())?;
+    let name = a.function_name(f.node)?;
+    let mut root = x;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut out = Vec::new();
+    for (at, _, _) in a.calls.iter().filter(|c| c.1 == name) {
+        let mut call = root.descendant_for_byte_range(*at, *at)?;
+        while call.kind_name() != "call_expression" || call.start_byte() != *at {
+            call = call.parent()?;
+        }
+        if f.node.byte_range().contains(at) {
+            // A recursive call: its argument is the parameter itself.
+            return None;
+        }
+        out.push(*super::rules::args(call).get(index)?);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Whether condition `cond` reads the row of a 2-D block: `threadIdx.y`, or a variable set
@@ -3982,6 +4119,70 @@ fn one_dimensional(src: &[u8]) -> bool {
     .any(|w| memchr::memmem::find(src, w.as_bytes()).is_some())
 }
 
+/// Whether `n` is the last step of a shared-memory tree that leaves 32 partial sums: a loop
+/// whose distance halves while at least 32 (`h >= 32`, `h > 16`) and whose body adds the slot
+/// `+ h` above (`s[t] += s[t + h]`), or a statement that adds the slot 32 above (`s[t] += s[t
+/// + 32]`) (see [`Guard::after_partials_of_32`]).
+fn partials_step_32(a: &Analyzer, n: Node) -> bool {
+    let adds_above = |x: Node, var: Option<&str>| {
+        let mut found = false;
+        walk_subtree(x, |e| {
+            if e.kind_name() != "subscript_expression" {
+                return Visit::Descend;
+            }
+            let index = e.field(FIELDS.indices).map(|i| squash(a.text(i)));
+            let Some(index) = index else {
+                return Visit::Descend;
+            };
+            let index = index.trim_start_matches('[').trim_end_matches(']');
+            let hit = match var {
+                Some(v) => index.ends_with(&format!("+{v}")),
+                None => index.ends_with("+32"),
+            };
+            if hit {
+                found = true;
+                return Visit::Stop;
+            }
+            Visit::Descend
+        });
+        found
+    };
+    match n.kind_name() {
+        "for_statement" => {
+            let Some(c) = n.field(FIELDS.condition).map(unparen) else {
+                return false;
+            };
+            let (Some(l), Some(o), Some(r)) = (
+                c.field(FIELDS.left),
+                c.field(FIELDS.operator),
+                c.field(FIELDS.right),
+            ) else {
+                return false;
+            };
+            let var = a.text(unparen(l));
+            let last_32 = match (a.text(o), a.eval(r)) {
+                (">=", Some(32)) | (">", Some(16)) => true,
+                _ => false,
+            };
+            let halves = n.field(FIELDS.update).is_some_and(|u| {
+                let u = squash(a.text(u));
+                u == format!("{var}>>=1") || u == format!("{var}/=2")
+            });
+            last_32
+                && halves
+                && n.field(FIELDS.body)
+                    .is_some_and(|b| adds_above(b, Some(var)))
+        }
+        "expression_statement" => {
+            let t = a.text(n);
+            (t.contains("+=") || t.contains('='))
+                && memchr::memmem::find(t.as_bytes(), b"32").is_some()
+                && adds_above(n, None)
+        }
+        _ => false,
+    }
+}
+
 /// The lane tests that keep a shifted shuffle's source in the reader's 32-lane segment.
 struct Guard<'x, 'a, 't> {
     a: &'x Analyzer<'a, 't>,
@@ -4058,7 +4259,7 @@ impl Guard<'_, '_, '_> {
     /// holds mid-segment.)
     fn block_lane_0(&self, l: Node, r: Node) -> bool {
         let zero = |n: Node| self.a.eval(n) == Some(0);
-        (self.rows || self.tree && self.numbers_segments(l))
+        (self.rows || self.tree && (self.numbers_segments(l) || self.after_partials_of_32(l)))
             && !self.up
             && (self.thread_index(l) && zero(r) || self.thread_index(r) && zero(l))
     }
@@ -4074,6 +4275,34 @@ impl Guard<'_, '_, '_> {
                 .func_at(n.start_byte())
                 .and_then(|f| f.node.field(FIELDS.body))
                 .is_some_and(|body| super::rules::fixes_32_lane_warps(self.a, body))
+    }
+
+    /// Whether the shuffle tree runs, in a block with one dimension, after a shared-memory
+    /// tree of the same function that leaves the block's partial sums in 32 slots: its last
+    /// step adds the slot 32 above (`for (h = 64; h >= 32; h >>= 1) if (t < h) s[t] += s[t +
+    /// h];`, `s[t] += s[t + 32]`). Thread 0's down tree from 16 then reads lanes 0-31, the
+    /// slots that hold every term, on 32 and 64 lanes alike; starting at `warpSize / 2` would
+    /// add slots 32-63, whose terms are counted already (realuser47 R47-a).
+    fn after_partials_of_32(&self, n: Node) -> bool {
+        let Some(body) = self
+            .a
+            .func_at(n.start_byte())
+            .and_then(|f| f.node.field(FIELDS.body))
+        else {
+            return false;
+        };
+        let before = self.call.start_byte();
+        one_dimensional(self.a.src)
+            && walk_subtree(body, |x| {
+                if x.start_byte() >= before {
+                    return Visit::Skip;
+                }
+                if partials_step_32(self.a, x) {
+                    Visit::Stop
+                } else {
+                    Visit::Descend
+                }
+            })
     }
 
     /// The comparison `l op r` written with the lane (or lane plus distance) on the left.
@@ -4797,15 +5026,36 @@ fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
     }
     match block_dims(a, b) {
         Some(dims) => shape_of_dims(a, &dims),
-        // A constant thread count (`#define THREADS 32`, `const int lanes = 32;`).
-        None if a.eval(b) == Some(32) => Shape::Warp,
+        // A constant thread count (`#define THREADS 32`, `const int lanes = 32;`, one a project
+        // header fixes).
+        None if block_eval(a, b) == Some(32) => Shape::Warp,
         None => Shape::Other,
     }
 }
 
+/// The value of a block dimension `n`: a constant of the file, or a name the file does not
+/// declare that a project header it includes fixes (`static const int tblock_size = 32;` in
+/// cuSZp's header, realuser48 R48-c).
+fn block_eval(a: &Analyzer, n: Node) -> Option<i64> {
+    a.eval(n).or_else(|| {
+        let n = unparen(n);
+        if !matches!(n.kind_name(), "identifier" | "type_identifier") {
+            return None;
+        }
+        let name = a.text(n);
+        if a.lookup(name, n.start_byte()).is_some() || a.macros.get(name).is_some() {
+            return None;
+        }
+        a.header_constants
+            .iter()
+            .find(|(h, _)| h == name)
+            .map(|(_, v)| *v)
+    })
+}
+
 /// The shape of a block with dimensions `dims`.
 fn shape_of_dims(a: &Analyzer, dims: &[Node]) -> Shape {
-    if dims.first().is_some_and(|x| a.eval(*x) == Some(32)) {
+    if dims.first().is_some_and(|x| block_eval(a, *x) == Some(32)) {
         rows_of(a, &dims[1..]).map_or(Shape::Warp, Shape::Rows)
     } else {
         Shape::Other
