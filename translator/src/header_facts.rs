@@ -660,6 +660,10 @@ fn fixed_warp_sizes(text: &[u8], defines: &[Define]) -> Vec<(String, usize)> {
         .collect()
 }
 
+/// A name's definitions in a header: how many, and the line and value of one at depth 0 that
+/// is an integer.
+type ConstantDefs = (String, usize, Option<(usize, i64)>);
+
 /// The integer constants `text` (a header) fixes under one name, with the same rules as
 /// [`fixed_warp_sizes`] (defined once, outside conditional code but an include guard or a
 /// project switch the build takes), each with its line and value: `static const int
@@ -690,7 +694,7 @@ fn fixed_constants(text: &[u8], defines: &[Define]) -> Vec<(String, usize, i64)>
     // switch's ([`project_switch`]), whether the build decides its branch (`Some(false)`: away).
     let mut open: Vec<(bool, Option<Option<bool>>)> = Vec::new();
     // Name -> (definitions seen, the line and value of a depth-0 definition as an integer).
-    let mut defs: Vec<(String, usize, Option<(usize, i64)>)> = Vec::new();
+    let mut defs: Vec<ConstantDefs> = Vec::new();
     let mut note =
         |name: &str, at: Option<(usize, i64)>| match defs.iter_mut().find(|d| d.0 == name) {
             Some(d) => {

@@ -4160,10 +4160,7 @@ fn partials_step_32(a: &Analyzer, n: Node) -> bool {
                 return false;
             };
             let var = a.text(unparen(l));
-            let last_32 = match (a.text(o), a.eval(r)) {
-                (">=", Some(32)) | (">", Some(16)) => true,
-                _ => false,
-            };
+            let last_32 = matches!((a.text(o), a.eval(r)), (">=", Some(32)) | (">", Some(16)));
             let halves = n.field(FIELDS.update).is_some_and(|u| {
                 let u = squash(a.text(u));
                 u == format!("{var}>>=1") || u == format!("{var}/=2")
