@@ -314,10 +314,10 @@ fn shell_nvcc_guards_follow_the_converted_lines() {
     assert_eq!(out[0], script);
 }
 
-/// R47-2: a host link's `-L$(CUDA_HOME)/lib64` rewritten whole to `-L$(ROCM_PATH)/lib` is a
-/// note whose help is about libraries, not HIP's headers; the include path keeps its warning.
+/// R47-2: a host link's `-L$(CUDA_HOME)/lib64` rewritten whole to `-L$(ROCM_PATH)/lib` gets
+/// help about libraries, not HIP's headers (B006 keeps its catalog severity, a warning).
 #[test]
-fn host_library_path_rewrite_is_a_note_about_libraries() {
+fn host_library_path_rewrite_has_help_about_libraries() {
     let mk = "CUDA_HOME ?= /usr/local/cuda\nLDFLAGS := -L$(CUDA_HOME)/lib64\nCXXFLAGS := -I$(CUDA_HOME)/include\napp: k.o main.o\n\tg++ $(LDFLAGS) -o $@ $^ -lcudart\nmain.o: main.cpp\n\tg++ $(CXXFLAGS) -c main.cpp -o main.o\nk.o: k.cu\n\tnvcc -c -o $@ $<\n";
     let (_t, _, err, out) = cli_convert_in(
         &[
@@ -335,7 +335,7 @@ fn host_library_path_rewrite_is_a_note_about_libraries() {
         .find(|b| b.contains("-L$(CUDA_HOME)/lib64"))
         .unwrap_or_else(|| panic!("{err}"));
     assert!(
-        lib.starts_with("note[B006]") || lib.contains("\nnote[B006]"),
+        lib.starts_with("warning[B006]") || lib.contains("\nwarning[B006]"),
         "{lib}"
     );
     assert!(

@@ -1608,10 +1608,8 @@ fn host_flags(
             w.to_string()
         };
         n.message = format!("`{shown}` -> `{}`", new.join(" "));
-        // R47-2: a library path rewritten whole is a note, with help about libraries.
-        if flag == "-L" || flag == "-Wl,-rpath," {
-            n.severity = Some(crate::diag::Severity::Note);
-        }
+        // R47-2: a library path rewritten whole gets help about libraries (B006 keeps its
+        // catalog severity, a warning).
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
         } else if flag == "-L" || flag == "-Wl,-rpath," {
