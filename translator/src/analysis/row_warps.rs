@@ -2372,13 +2372,9 @@ fn row_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
 /// Whether `cond` or one of the operands of its `&&`s is a test of the first 32 threads
 /// ([`first_32_test`]).
 fn first_32_conjunct(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> bool {
-    let cond = unparen(cond);
-    match super::rules::binary_parts(a, cond) {
-        Some((l, "&&", r)) => {
-            first_32_conjunct(a, l, range.clone()) || first_32_conjunct(a, r, range)
-        }
-        _ => first_32_test(a, cond, range),
-    }
+    chain_operands(a, cond, "&&")
+        .into_iter()
+        .any(|c| first_32_test(a, c, range.clone()))
 }
 
 /// Whether `e` reads a row index of 32-lane rows taken from the thread's x index:
@@ -4484,19 +4480,7 @@ impl Guard<'_, '_, '_> {
 /// down shuffle there whose distance reaches 32 (a constant, `warpSize`-derived, or a loop's
 /// variable that starts from or is bounded by the wavefront's size) reads those lanes.
 pub(super) fn half_branch_shuffle(a: &Analyzer, n: Node) -> Option<String> {
-    let mut child = n;
-    let mut p = n.parent()?;
-    while p.kind_name() == "parenthesized_expression"
-        || p.kind_name() == "binary_expression"
-            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
-    {
-        child = p;
-        p = p.parent()?;
-    }
-    if p.kind_name() == "condition_clause" {
-        child = p;
-        p = p.parent()?;
-    }
+    let (child, p) = conjunct_owner(a, n)?;
     if p.kind_name() != "if_statement" || p.field(FIELDS.condition) != Some(child) {
         return None;
     }
@@ -4607,17 +4591,9 @@ fn compared_with_zero<'t>(a: &Analyzer, n: Node<'t>) -> Option<Node<'t>> {
 /// the result later in the function. On 64-lane wavefronts it picks lanes 0 and 32, a superset
 /// of lane 0. The predicate and the read, as text.
 pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
-    let mut p = compared_with_zero(a, n)?;
+    let p = compared_with_zero(a, n)?;
     let pred = p;
-    let mut child = p;
-    p = p.parent()?;
-    while p.kind_name() == "parenthesized_expression"
-        || p.kind_name() == "binary_expression"
-            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
-    {
-        child = p;
-        p = p.parent()?;
-    }
+    let (child, p) = conjunct_owner(a, pred)?;
     if p.kind_name() != "conditional_expression" || p.field(FIELDS.condition) != Some(child) {
         return None;
     }
@@ -4789,6 +4765,46 @@ pub(super) fn unparen(mut n: Node) -> Node {
         }
     }
     n
+}
+
+/// The operands of `cond`'s chain of `joiner` (`&&` or `||`), through parentheses and an `if`'s
+/// condition clause, each without its parentheses: `(a < 32) && (b && c)` gives `a < 32`, `b`
+/// and `c`. Each holds where the whole does (`&&`), or the whole holds where any does (`||`).
+pub(super) fn chain_operands<'t>(a: &Analyzer, cond: Node<'t>, joiner: &str) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut stack = vec![cond];
+    while let Some(x) = stack.pop() {
+        if x.kind_name() == "condition_clause" {
+            stack.extend(crate::parse::named_children(x));
+            continue;
+        }
+        let x = unparen(x);
+        match super::rules::binary_parts(a, x) {
+            Some((l, op, r)) if op == joiner => stack.extend([r, l]),
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+/// Where the condition that `n` is (a conjunct of) belongs: climbing parentheses, `&&`s and an
+/// `if`'s condition clause from `n`, the topmost node of the condition and its parent (the `if`
+/// or `?:` when `n` is part of one's condition).
+pub(super) fn conjunct_owner<'t>(a: &Analyzer, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+    let mut child = n;
+    let mut p = n.parent()?;
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() == "condition_clause" {
+        child = p;
+        p = p.parent()?;
+    }
+    Some((child, p))
 }
 
 /// Text without spaces, for comparing expressions.
@@ -6223,25 +6239,10 @@ fn wave_lane_index(a: &Analyzer, n: Node, depth: u32) -> Option<bool> {
 /// after `if (cond) return;`) bounds the lane index `index` (or the thread index) to fewer
 /// than 33 values: `lane < blockDim.x / warpSize`, `threadIdx.x < NUM_WARPS`, `lane < 32`.
 fn bounds_lane(a: &Analyzer, cond: Node, index: &str, inside: bool) -> bool {
-    let mut stack = vec![cond];
-    while let Some(x) = stack.pop() {
-        if x.kind_name() == "condition_clause" {
-            stack.extend(crate::parse::named_children(x));
-            continue;
-        }
-        let x = unparen(x);
-        let (Some(o), Some(l), Some(r)) = (
-            x.field(FIELDS.operator),
-            x.field(FIELDS.left),
-            x.field(FIELDS.right),
-        ) else {
+    for x in chain_operands(a, cond, if inside { "&&" } else { "||" }) {
+        let Some((l, op, r)) = super::rules::binary_parts(a, x) else {
             continue;
         };
-        let op = a.text(o);
-        if op == if inside { "&&" } else { "||" } {
-            stack.extend([l, r]);
-            continue;
-        }
         // Where the code runs, `small < bound` (or `<=`) holds.
         let less = matches!(op, "<" | "<=");
         let more = matches!(op, ">" | ">=");
@@ -6350,28 +6351,10 @@ fn wave0_read(a: &Analyzer, n: Node) -> bool {
         })
         .filter_map(|p| p.field(FIELDS.condition))
         .any(|c| {
-            let mut stack = vec![c];
-            while let Some(x) = stack.pop() {
-                if x.kind_name() == "condition_clause" {
-                    stack.extend(crate::parse::named_children(x));
-                    continue;
-                }
-                let x = unparen(x);
-                let (Some(o), Some(l), Some(r)) = (
-                    x.field(FIELDS.operator),
-                    x.field(FIELDS.left),
-                    x.field(FIELDS.right),
-                ) else {
-                    continue;
-                };
-                match a.text(o) {
-                    "&&" => stack.extend([l, r]),
-                    "==" if a.eval(r) == Some(0) && by_wave(l) => return true,
-                    "==" if a.eval(l) == Some(0) && by_wave(r) => return true,
-                    _ => {}
-                }
-            }
-            false
+            chain_operands(a, c, "&&").into_iter().any(|x| {
+                matches!(super::rules::binary_parts(a, x), Some((l, "==", r))
+                    if a.eval(r) == Some(0) && by_wave(l) || a.eval(l) == Some(0) && by_wave(r))
+            })
         })
 }
 

@@ -4374,25 +4374,10 @@ fn walks_lanes_from_a_base(a: &Analyzer, n: Node) -> bool {
 pub(super) fn first_32_threads(a: &Analyzer, n: Node) -> bool {
     // `early`: the test that leaves (`tid >= 32`, a disjunct), else the one that enters.
     let bound = |c: Node, early: bool| -> bool {
-        let mut stack = vec![c];
-        while let Some(x) = stack.pop() {
-            if x.kind_name() == "condition_clause" {
-                stack.extend(crate::parse::named_children(x));
-                continue;
-            }
-            let x = super::row_warps::unparen(x);
-            let (Some(o), Some(l), Some(r)) = (
-                x.field(FIELDS.operator),
-                x.field(FIELDS.left),
-                x.field(FIELDS.right),
-            ) else {
+        for x in super::row_warps::chain_operands(a, c, if early { "||" } else { "&&" }) {
+            let Some((l, op, r)) = binary_parts(a, x) else {
                 continue;
             };
-            let op = a.text(o);
-            if op == if early { "||" } else { "&&" } {
-                stack.extend([l, r]);
-                continue;
-            }
             let thread = is_field_of(a, l, "threadIdx") && a.text(l).trim_end().ends_with('x')
                 || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
             let hit = matches!(
@@ -5063,27 +5048,9 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
 /// the first 32 threads move 32 values, which is right on any wavefront size, and feed no
 /// warp-level work there (realuser24 R24-1).
 fn data_only_branch(a: &Analyzer, n: Node) -> bool {
-    let mut child = n;
-    let Some(mut p) = n.parent() else {
+    let Some((child, p)) = super::row_warps::conjunct_owner(a, n) else {
         return false;
     };
-    while p.kind_name() == "parenthesized_expression"
-        || p.kind_name() == "binary_expression"
-            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
-    {
-        child = p;
-        match p.parent() {
-            Some(q) => p = q,
-            None => return false,
-        }
-    }
-    if p.kind_name() == "condition_clause" {
-        child = p;
-        match p.parent() {
-            Some(q) => p = q,
-            None => return false,
-        }
-    }
     if p.kind_name() != "if_statement" || p.field(FIELDS.condition) != Some(child) {
         return false;
     }
