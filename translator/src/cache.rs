@@ -336,22 +336,24 @@ pub fn rules_fingerprint(extra: &[(&str, &str)]) -> u128 {
 
 /// `key` for a file whose result took facts from the project headers it includes (macros they
 /// define as `warpSize` or from a test of the platform, their qualifier macros, which decide
-/// what parses, and the text of those with warp operations, whose device functions H001
-/// reads; see [`crate::header_facts`]): a header that changes what it says changes the key of
+/// what parses, the text of those with warp operations, whose device functions H001 reads, and
+/// the integer constants they fix, which size the file's launches; see
+/// [`crate::header_facts`]): a header that changes what it says changes the key of
 /// every file that includes it. Without such facts, `key` itself.
 pub fn key_with_headers(key: u128, taken: &crate::header_facts::Taken) -> u128 {
     if taken.aliases.is_empty()
         && taken.warp_headers.is_empty()
         && taken.defines.is_empty()
         && taken.qualifiers.is_empty()
+        && taken.constants.is_empty()
     {
         return key;
     }
     let mut h = Xxh3::new();
     h.update(&key.to_le_bytes());
     let text = format!(
-        "{:?}\n{:?}\n{:?}\n{:?}",
-        taken.aliases, taken.warp_headers, taken.defines, taken.qualifiers
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        taken.aliases, taken.warp_headers, taken.defines, taken.qualifiers, taken.constants
     );
     h.update(&(text.len() as u64).to_le_bytes());
     h.update(text.as_bytes());

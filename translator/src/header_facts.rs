@@ -73,8 +73,9 @@ pub struct Taken {
     /// each one's text: their device functions are read only where H001 asks
     /// ([`HeaderFacts::functions`]), but the result depends on them all the same.
     pub warp_headers: Vec<(String, u64)>,
-    /// Every header reached (relative to the root), with its stamp when read: the file's result
-    /// holds while they are unchanged.
+    /// Every header reached (relative to the root), with its stamp when read, and the build
+    /// files whose include directories were searched: the file's result holds while they are
+    /// unchanged.
     pub headers: Vec<(String, Option<Stamp>)>,
     /// The macros they define in conditional code that hipcc's view decides, as defines (and
     /// undefines) for the including file's branches; the first header to define a name wins.
@@ -107,7 +108,18 @@ pub struct HeaderFacts {
     tree: crate::analysis::TreeDefines,
     /// Directory (relative to the root) -> the include directories its build files name, read
     /// at the first question, for a run without `search` (see [`HeaderFacts::build_dirs`]).
-    build_dir_memo: Mutex<HashMap<String, Arc<[String]>>>,
+    build_dir_memo: Mutex<HashMap<String, Arc<DirBuild>>>,
+}
+
+/// What the build files directly in one directory say of includes (see
+/// [`HeaderFacts::build_dirs`]).
+#[derive(Debug, Default)]
+struct DirBuild {
+    /// The include directories they name (relative to the root), in file-name order.
+    dirs: Vec<String>,
+    /// The build files read (relative to the root), with their stamps: a file whose includes
+    /// were looked for through them holds its result while they are unchanged.
+    files: Vec<(String, Option<Stamp>)>,
 }
 
 /// A header's facts, filled by the first worker that asks.
@@ -144,7 +156,9 @@ impl HeaderFacts {
     }
 
     /// What the project headers that `src`, the file at `rel` (relative to the root), includes
-    /// (see [`HeaderFacts::resolve`] for where each is looked for), directly or through other headers (at most [`DEPTH`] deep, each header
+    /// (see [`HeaderFacts::resolve`] for where each is looked for; in a run with no include
+    /// search, also in the include directories of the build files above the file, as the build
+    /// finds them: verify21 V21-f), directly or through other headers (at most [`DEPTH`] deep, each header
     /// once), tell its analysis: the macros they define as `warpSize` and their device
     /// functions with warp-level work, with the headers reached. The first definition of a
     /// name wins. Headers not found, or outside the root, add nothing.
@@ -152,7 +166,13 @@ impl HeaderFacts {
     /// And, for the names the file tests in `#if`/`#ifdef` that it defines itself or that the
     /// headers give as undefined, what the tree says (see [`HeaderFacts::own_switches`]).
     pub fn for_file(&self, src: &[u8], rel: &str) -> Taken {
-        let mut taken = self.headers_taken(src, rel, false);
+        let mut taken = self.headers_taken(src, rel, true);
+        // Where includes were looked for through the build files' include directories, those
+        // files are followed as the headers are: one that changes may move an include.
+        if self.search.is_none() && !(taken.headers.is_empty() && taken.absent.is_empty()) {
+            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+            taken.headers.extend(self.build_dirs(dir).1);
+        }
         self.own_switches(src, &mut taken);
         taken
     }
@@ -227,7 +247,7 @@ impl HeaderFacts {
         }
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let extra = if build_dirs && self.search.is_none() {
-            self.build_dirs(&dir)
+            self.build_dirs(&dir).0
         } else {
             Vec::new()
         };
@@ -424,23 +444,27 @@ impl HeaderFacts {
     /// compiles a file of `dir` looks for its includes, for a run that lists no tree (and so
     /// has no [`IncludeSearch`]). Each directory's build files are read once per run, at the
     /// first question; a directory is listed, the tree below it is not walked.
-    fn build_dirs(&self, dir: &str) -> Vec<String> {
+    /// With them, the build files read, with their stamps.
+    fn build_dirs(&self, dir: &str) -> (Vec<String>, Vec<(String, Option<Stamp>)>) {
         let mut out: Vec<String> = Vec::new();
+        let mut files: Vec<(String, Option<Stamp>)> = Vec::new();
         let mut at = Some(dir);
         while let Some(d) = at {
-            for inc in self.dir_build_dirs(d).iter() {
+            let here = self.dir_build_dirs(d);
+            for inc in &here.dirs {
                 if !out.contains(inc) {
                     out.push(inc.clone());
                 }
             }
+            files.extend(here.files.iter().cloned());
             at = (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(up, _)| up));
         }
-        out
+        (out, files)
     }
 
     /// The include directories the build files directly in `dir` name (see
-    /// [`HeaderFacts::build_dirs`]), in file-name order.
-    fn dir_build_dirs(&self, dir: &str) -> Arc<[String]> {
+    /// [`HeaderFacts::build_dirs`]), in file-name order, and those files.
+    fn dir_build_dirs(&self, dir: &str) -> Arc<DirBuild> {
         if let Some(known) = self
             .build_dir_memo
             .lock()
@@ -457,7 +481,7 @@ impl HeaderFacts {
             .filter_map(|e| e.file_name().into_string().ok())
             .collect();
         names.sort();
-        let mut found: Vec<String> = Vec::new();
+        let mut found = DirBuild::default();
         for name in names {
             let Some(kind) = crate::buildfiles::classify(std::path::Path::new(&name)) else {
                 continue;
@@ -468,19 +492,23 @@ impl HeaderFacts {
                 format!("{dir}/{name}")
             };
             let path = self.root.join(&rel);
-            if std::fs::metadata(&path).map_or(true, |m| m.len() > MAX_HEADER_BYTES) {
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.len() > MAX_HEADER_BYTES {
                 continue;
             }
             let Ok(text) = std::fs::read(&path) else {
                 continue;
             };
             for inc in crate::buildfiles::include_dirs(kind, &text, &rel) {
-                if !found.contains(&inc) {
-                    found.push(inc);
+                if !found.dirs.contains(&inc) {
+                    found.dirs.push(inc);
                 }
             }
+            found.files.push((rel, Stamp::of_metadata(&meta)));
         }
-        let found: Arc<[String]> = found.into();
+        let found = Arc::new(found);
         self.build_dir_memo
             .lock()
             .unwrap_or_else(|e| e.into_inner())
