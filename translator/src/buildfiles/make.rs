@@ -1608,8 +1608,12 @@ fn host_flags(
             w.to_string()
         };
         n.message = format!("`{shown}` -> `{}`", new.join(" "));
-        // R47-2: a library path rewritten whole gets help about libraries (B006 keeps its
-        // catalog severity, a warning).
+        // R47-2: a library path rewritten whole leaves the user nothing to do: a note (B006's
+        // "rewritten, check"), with help about libraries. A path left as it is (`continue`
+        // above) keeps its warning.
+        if flag == "-L" || flag == "-Wl,-rpath," {
+            n.severity = Some(crate::diag::Severity::Note);
+        }
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
         } else if flag == "-L" || flag == "-Wl,-rpath," {

@@ -1114,7 +1114,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
-                  with ROCM_PATH ?= /opt/rocm added to the file. A host compile recipe with no CUDA\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file; a library path rewritten so (-L, -Wl,-rpath,)\n\
+                  is a note (rewritten, check it), an include path a warning. A host compile recipe with no CUDA\n\
                   include path (CUDA was on the compiler's default path) whose source, or a project\n\
                   header it includes, includes a CUDA header the port turns into a HIP one gets the same\n\
                   -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include after its program, with a note naming\n\
