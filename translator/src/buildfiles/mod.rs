@@ -676,6 +676,7 @@ pub fn translate_build(
         BuildKind::Meson => meson::translate(&s, &mut sink, opts),
         BuildKind::Shell => shell::translate(&s, &mut sink, opts),
     }
+    hiptensor_archs(&s, &mut sink, opts);
     if opts.thrust_sources {
         thrust_note(kind, &s, file, &mut sink, opts.cub_only, opts.cub_too);
     }
@@ -683,6 +684,51 @@ pub fn translate_build(
         moved_include_dirs(kind, &s, &mut sink, opts);
     }
     sink.finish()
+}
+
+/// Whether hipTensor builds for `arch`: AMD's CDNA GPUs alone (gfx908, gfx90a, gfx94x, gfx950).
+fn hiptensor_supports(arch: &str) -> bool {
+    matches!(arch, "gfx908" | "gfx90a" | "gfx950") || arch.starts_with("gfx94")
+}
+
+/// R46-a(a): a build that links hipTensor (cuTENSOR's port, or hipTensor named already) for a GPU
+/// hipTensor does not support (an RDNA gfx10/gfx11 Radeon, from --offload-arch or the file's own
+/// arch flags and GPU_TARGETS/CMAKE_HIP_ARCHITECTURES) gets one warning, at the library's first
+/// mention, naming those GPUs.
+fn hiptensor_archs(s: &str, sink: &mut text::Sink, opts: &BuildOptions) {
+    let lower = s.to_ascii_lowercase();
+    let at = ["cutensor", "hiptensor"]
+        .iter()
+        .filter_map(|n| lower.find(n))
+        .min();
+    let Some(at) = at else {
+        return;
+    };
+    if !sink.writes("hiptensor") && !lower.contains("hiptensor") {
+        return;
+    }
+    let mut archs: Vec<String> = opts.offload_arch.clone();
+    archs.extend(offload_archs(s.as_bytes()));
+    archs.sort();
+    archs.dedup();
+    let unsupported: Vec<&str> = archs
+        .iter()
+        .map(String::as_str)
+        .filter(|a| a.starts_with("gfx") && !hiptensor_supports(a))
+        .collect();
+    if unsupported.is_empty() {
+        return;
+    }
+    sink.diag_as(
+        B_LIB_MAPPED,
+        crate::diag::Severity::Warning,
+        at,
+        format!(
+            "hipTensor (cuTENSOR's port) builds for AMD's CDNA GPUs alone (gfx908, gfx90a, gfx94x), not for {} that this build targets",
+            unsupported.join(", ")
+        ),
+        Some("drop those targets from the build of the code that calls hipTensor, or keep that code off them (hipTensor's kernels are not built for RDNA GPUs)".into()),
+    );
 }
 
 /// Whether include directories are read from a file of this kind: build files, and Python files
