@@ -1,8 +1,9 @@
 //! buildfix29: build-file findings R47-2 (a host link path rewritten whole is a note), V20-i
-//! (nvcc looked up inside double quotes or in an assignment of a shell script), ...
+//! (nvcc looked up inside double quotes or in an assignment of a shell script), finding 6
+//! (FindNCCL's capitalised variables in CMake) and R46-a(a) (hipTensor built for an RDNA GPU).
 
 mod common;
-use common::{cli_convert_in, have_tool, reports, require};
+use common::{cli_convert_in, cmake_configure_with, have_tool, reports, require, write_files};
 use std::path::Path;
 use std::process::Command;
 
@@ -87,4 +88,88 @@ fn quoted_nvcc_lookups_become_hipcc() {
             .any(|l| l.contains("runs nvcc through $NVCC")),
         "{err}"
     );
+}
+
+/// Finding 6: FindNCCL's capitalised variables follow `find_package(NCCL)` to RCCL: the include
+/// directories become rccl::rccl's, `NCCL_FOUND` rccl's `rccl_FOUND` (else the NCCL branch is
+/// skipped). cmake configures the port against a stand-in rccl package and takes the branch.
+#[test]
+fn nccl_capitalised_variables_follow_rccl() {
+    let cm = "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nfind_package(NCCL REQUIRED)\nadd_executable(app k.cu)\ntarget_include_directories(app PRIVATE ${NCCL_INCLUDE_DIRS})\ninclude_directories(${NCCL_INCLUDE_DIR})\ntarget_link_libraries(app ${NCCL_LIBRARIES})\nif(NCCL_FOUND)\n  message(STATUS \"with NCCL\")\nendif()\n";
+    let k = "#include <nccl.h>\nint main() { ncclComm_t c; (void)c; return 0; }\n";
+    let (t, _, err, out) = cli_convert_in(&[("CMakeLists.txt", cm), ("k.cu", k)], "6.2", &[]);
+    let out = &out[0];
+    assert!(out.contains("find_package(rccl REQUIRED)"), "{out}");
+    assert!(out.contains("target_include_directories(app PRIVATE $<TARGET_PROPERTY:rccl::rccl,INTERFACE_INCLUDE_DIRECTORIES>)\ninclude_directories($<TARGET_PROPERTY:rccl::rccl,INTERFACE_INCLUDE_DIRECTORIES>)\ntarget_link_libraries(app rccl::rccl)\nif(rccl_FOUND)\n"), "{out}");
+    assert!(!out.contains("NCCL_"), "{out}");
+    let b004 = reports(&err, "B004");
+    assert!(
+        b004.iter().any(|l| l.contains("NCCL_FOUND -> rccl_FOUND")),
+        "{err}"
+    );
+    assert_eq!(
+        b004.iter()
+            .filter(|l| l.contains("rccl::rccl's include directories"))
+            .count(),
+        2,
+        "{err}"
+    );
+    // A stand-in rccl package (none is installed here): its target and include directory.
+    write_files(
+        t.path(),
+        &[
+            ("rccl/rccl-config.cmake", "add_library(rccl::rccl INTERFACE IMPORTED)\nset_target_properties(rccl::rccl PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${CMAKE_CURRENT_LIST_DIR}/include)\n"),
+            ("rccl/include/rccl/rccl.h", "\n"),
+        ],
+    );
+    let dir = format!("-Drccl_DIR={}", t.path().join("rccl").display());
+    if let Some((ok, text)) = cmake_configure_with(t.path(), &[&dir]) {
+        assert!(ok && text.contains("with NCCL"), "{text}\n{out}");
+    }
+}
+
+/// R46-a(a): cuTENSOR's link becomes hipTensor's, which is built for CDNA GPUs alone: a build
+/// that also targets gfx1030 (here from --offload-arch) or gfx1100 (the file's own
+/// CMAKE_HIP_ARCHITECTURES) gets one warning per file naming them; a gfx90a-only build none.
+#[test]
+fn hiptensor_for_an_rdna_target_is_a_warning() {
+    let mk = "app: k.cu\n\tnvcc -o app k.cu -lcutensor\nlib: k.cu\n\tnvcc -shared -o libk.so k.cu -lcutensor\n";
+    let (_t, _, err, out) = cli_convert_in(&[("Makefile", mk), ("k.cu", KERNEL)], "6.2", &[]);
+    assert!(out[0].contains("-lhiptensor"), "{}", out[0]);
+    let warned: Vec<&str> = reports(&err, "B004")
+        .into_iter()
+        .filter(|l| l.contains("hipTensor") && l.starts_with("warning"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{err}");
+    assert!(
+        warned[0].contains("not for gfx1030 ") && !warned[0].contains("gfx90a that"),
+        "{err}"
+    );
+    // The file's own architecture list counts too.
+    let cm = "cmake_minimum_required(VERSION 3.21)\nproject(p LANGUAGES CXX)\nset(CMAKE_HIP_ARCHITECTURES gfx90a gfx1100)\nfind_package(hiptensor REQUIRED)\nadd_executable(app main.cpp)\ntarget_link_libraries(app roc::hiptensor)\n";
+    let opts = |arch: &str| hipport::buildfiles::BuildOptions {
+        offload_arch: vec![arch.into()],
+        ..Default::default()
+    };
+    let kind = hipport::buildfiles::BuildKind::CMake;
+    let (_, d) = hipport::buildfiles::translate_build(
+        kind,
+        cm.as_bytes(),
+        "CMakeLists.txt",
+        &opts("gfx90a"),
+    );
+    let w: Vec<_> = d
+        .iter()
+        .filter(|d| d.message.contains("hipTensor"))
+        .collect();
+    assert_eq!(w.len(), 1, "{d:?}");
+    assert!(w[0].message.contains("gfx1100") && w[0].line == 4, "{d:?}");
+    let cdna = cm.replace(" gfx1100", " gfx942");
+    let (_, d) = hipport::buildfiles::translate_build(
+        kind,
+        cdna.as_bytes(),
+        "CMakeLists.txt",
+        &opts("gfx90a"),
+    );
+    assert!(!d.iter().any(|d| d.message.contains("hipTensor")), "{d:?}");
 }
