@@ -8,7 +8,6 @@
 
 mod common;
 use common::{cli_convert_in, cmake_configure, reports};
-use std::path::Path;
 use std::process::Command;
 
 const PLAIN: &str =

@@ -173,3 +173,31 @@ fn hiptensor_for_an_rdna_target_is_a_warning() {
     );
     assert!(!d.iter().any(|d| d.message.contains("hipTensor")), "{d:?}");
 }
+
+/// Finding 5: NPP's libraries that no source uses, dropped from one link line, are one B004
+/// note naming them all, in a Makefile and in CMake alike (not one per library).
+#[test]
+fn unused_npp_libraries_of_a_line_are_one_note() {
+    let mk = "app: k.cu\n\tnvcc -o app k.cu -lnppc -lnppig -lnppial -lnppicc\n";
+    let cm = "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_executable(app k.cu)\ntarget_link_libraries(app nppc nppig nppial nppicc)\n";
+    let (_t, _, err, out) = cli_convert_in(
+        &[("Makefile", mk), ("CMakeLists.txt", cm), ("k.cu", KERNEL)],
+        "6.2",
+        &[],
+    );
+    assert!(
+        !out[0].contains("npp") && !out[1].contains("npp"),
+        "{out:?}"
+    );
+    let notes: Vec<&str> = reports(&err, "B004")
+        .into_iter()
+        .filter(|l| l.contains("dropped: no source in the tree uses it"))
+        .collect();
+    assert_eq!(notes.len(), 2, "{err}");
+    for n in notes {
+        assert!(
+            n.contains("`nppc`") && n.contains("`nppig`, `nppial`, `nppicc` on this line"),
+            "{n}"
+        );
+    }
+}

@@ -1130,7 +1130,12 @@ pub const DIAGS: &[DiagInfo] = &[
                   A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
                   $(addprefix -l,$(LIBS)), $(foreach l,$(LIBS),-l$(l)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
                   the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
-                  finding is a warning: change them by hand where they are link names.",
+                  finding is a warning: change them by hand where they are link names.\n\
+                  FindNCCL's variables follow find_package(NCCL) to rccl: ${NCCL_LIBRARIES} becomes\n\
+                  rccl::rccl, ${NCCL_INCLUDE_DIRS} its include directories, NCCL_FOUND rccl_FOUND.\n\
+                  A build that links hipTensor (cuTENSOR's port) for a GPU hipTensor is not built for\n\
+                  (it supports CDNA alone: gfx908, gfx90a, gfx94x; not RDNA's gfx10/gfx11) gets one\n\
+                  warning per file naming those GPUs.",
     },
     DiagInfo {
         id: "B005",
