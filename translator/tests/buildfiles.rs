@@ -451,7 +451,14 @@ fn every_diagnostic_id_is_in_the_catalog() {
     for d in diags {
         let info =
             hipport::diag::find(&d.id).unwrap_or_else(|| panic!("{} is not in DIAG_TABLES", d.id));
-        assert_eq!(info.severity, d.severity, "{}", d.id);
+        // A severity the catalog lists for the ID (its default, or one of `diag::severities`:
+        // a host link path rewritten whole is a B006 note, R47-2).
+        assert!(
+            hipport::diag::severities(info).contains(&d.severity),
+            "{} at {:?}",
+            d.id,
+            d.severity
+        );
     }
 }
 

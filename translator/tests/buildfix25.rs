@@ -7,7 +7,7 @@
 //! work, cmake or python3 shows it (skipped where a tool is missing, a failure under `CI=true`).
 
 mod common;
-use common::{cli_convert, cli_convert_in, reports, PLAIN_KERNEL as PLAIN};
+use common::{cli_convert, cli_convert_in, cmake_configure, reports, PLAIN_KERNEL as PLAIN};
 use std::process::Command;
 
 const MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
@@ -86,23 +86,6 @@ m = load_inline(\"m\", \"\", src, **kw)\n";
     }
 }
 
-fn cmake_configure(dir: &std::path::Path) -> Option<std::process::Output> {
-    if !(common::have_tool("cmake") && common::have_tool("hipcc")) {
-        eprintln!("SKIPPED: cmake or hipcc missing");
-        return None;
-    }
-    Some(
-        Command::new("cmake")
-            .arg("-S")
-            .arg(dir.join("out"))
-            .arg("-B")
-            .arg(dir.join("build"))
-            .args(["-DCMAKE_CXX_COMPILER=hipcc"])
-            .output()
-            .unwrap(),
-    )
-}
-
 /// V18-b: `find_library(VAR cudnn)` where no source uses cuDNN goes with `${VAR}`'s links, and
 /// the port configures; where a source calls cuDNN, the variable finds MIOpen as before.
 #[test]
@@ -121,10 +104,8 @@ fn unused_cudnn_find_library_goes_with_its_links() {
             .contains("find_library(DNN_LIBRARY cudnn) removed, with the links of ${DNN_LIBRARY}")),
         "{err}"
     );
-    if let Some(o) = cmake_configure(tmp.path()) {
-        let text =
-            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-        assert!(o.status.success(), "{text}\n{out}");
+    if let Some((ok, text)) = cmake_configure(tmp.path()) {
+        assert!(ok, "{text}\n{out}");
         assert!(!text.contains("NOTFOUND"), "{text}");
     }
     // A source that calls cuDNN keeps the library, found as MIOpen.
@@ -155,10 +136,8 @@ fn list_form_set_in_a_foreach_keeps_each_target_once() {
         out.contains("string(APPEND ARCH_STR \" --offload-arch=gfx90a --offload-arch=gfx1030\")"),
         "{out}"
     );
-    if let Some(o) = cmake_configure(tmp.path()) {
-        let text =
-            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-        assert!(o.status.success(), "{text}\n{out}");
+    if let Some((ok, text)) = cmake_configure(tmp.path()) {
+        assert!(ok, "{text}\n{out}");
         assert!(
             text.contains("LIST=[--offload-arch=gfx90a;--offload-arch=gfx1030]"),
             "{text}"

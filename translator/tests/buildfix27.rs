@@ -7,34 +7,11 @@
 //! work, cmake or python3 shows it (skipped where a tool is missing, a failure under `CI=true`).
 
 mod common;
-use common::{cli_convert_in, reports};
-use std::path::Path;
+use common::{cli_convert_in, cmake_configure, reports};
 use std::process::Command;
 
 const PLAIN: &str =
     "__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\nint main() { return 0; }\n";
-
-/// `cmake -S out -B build` with hipcc as the C++ compiler: its output, or None where cmake or
-/// hipcc is missing (a failure under `CI=true`).
-fn cmake_configure(dir: &Path) -> Option<(bool, String)> {
-    if !common::require(
-        common::have_tool("cmake") && common::have_tool("hipcc"),
-        "SKIPPED: cmake or hipcc missing",
-    ) {
-        return None;
-    }
-    let o = Command::new("cmake")
-        .arg("-S")
-        .arg(dir.join("out"))
-        .arg("-B")
-        .arg(dir.join("build"))
-        .args(["-DCMAKE_CXX_COMPILER=hipcc"])
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    Some((o.status.success(), text))
-}
 
 fn cmake_file(body: &str) -> String {
     format!("cmake_minimum_required(VERSION 3.18)\nproject(f LANGUAGES CXX CUDA)\n{body}")

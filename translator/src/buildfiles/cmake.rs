@@ -4125,6 +4125,9 @@ fn link_item_stem(item: &str) -> &str {
     }
 }
 
+/// RCCL's include directories, for FindNCCL's `${NCCL_INCLUDE_DIRS}` (finding 6, buildfix29).
+const RCCL_INCLUDES: &str = "$<TARGET_PROPERTY:rccl::rccl,INTERFACE_INCLUDE_DIRECTORIES>";
+
 /// Variables renamed wherever they appear. `CMAKE_CUDA_FLAGS*` keep their names: the epilogue
 /// (see [`EPILOGUE`]) gives their flags to the HIP sources alone, as nvcc had them.
 const RENAMED_VARS: &[(&str, &str)] = &[
@@ -4519,6 +4522,45 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 );
             }
             continue;
+        }
+        // Finding 6 (buildfix29): FindNCCL's other variables, where NCCL is used. Its include
+        // directory becomes rccl::rccl's (a generator expression, which both include commands
+        // take), and `NCCL_FOUND` rccl's `rccl_FOUND`: left, the include path would be empty
+        // and every `if(NCCL_FOUND)` branch would be skipped without a word.
+        if !st.opts.unused_libraries.contains("nccl") {
+            if matches!(
+                cmd.name.as_str(),
+                "target_include_directories" | "include_directories"
+            ) && !a.quoted
+                && matches!(t, "${NCCL_INCLUDE_DIRS}" | "${NCCL_INCLUDE_DIR}")
+                && sink.edit(a.start, a.end, RCCL_INCLUDES, B_LIB_MAPPED.id)
+            {
+                sink.diag(
+                    B_LIB_MAPPED,
+                    a.start,
+                    format!("{t} -> rccl::rccl's include directories"),
+                    Some("find_package(rccl) sets no NCCL_* variables; the rccl::rccl target carries RCCL's include path".into()),
+                );
+                continue;
+            }
+            let mut renamed = false;
+            for (pos, _) in t.match_indices("NCCL_FOUND") {
+                let before = pos == 0 || !is_ident(t.as_bytes()[pos - 1]);
+                let after = t.as_bytes().get(pos + 10).is_none_or(|&c| !is_ident(c));
+                if before
+                    && after
+                    && sink.edit(base + pos, base + pos + 10, "rccl_FOUND", B_LIB_MAPPED.id)
+                    && !renamed
+                {
+                    renamed = true;
+                    sink.diag(
+                        B_LIB_MAPPED,
+                        base + pos,
+                        "NCCL_FOUND -> rccl_FOUND".into(),
+                        Some("find_package(NCCL) became find_package(rccl), which sets rccl_FOUND; NCCL_FOUND would stay unset".into()),
+                    );
+                }
+            }
         }
         for (pos, _) in t.match_indices("${CUDA_") {
             let Some(close) = t[pos..].find('}').map(|c| pos + c) else {

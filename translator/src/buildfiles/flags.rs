@@ -663,6 +663,24 @@ fn map_library_on(
     map_library_name(name)
 }
 
+/// The warning of an nvcc flag (`shown`, with its value) that stays as it is, and why: `nvcc flag
+/// `-Xcompiler -x` left in place: ...` (B003). The one shape of every such finding.
+pub(crate) fn left_in_place(
+    notes: &mut Vec<Note>,
+    word: usize,
+    shown: &str,
+    why: &str,
+    help: String,
+) {
+    notes.push(Note {
+        word,
+        info: B_FLAG_UNMAPPED,
+        message: format!("nvcc flag `{shown}` left in place: {why}"),
+        help: Some(help),
+        severity: Some(Severity::Warning),
+    });
+}
+
 /// The help of `-m32` on an nvcc or a host line (R47-c).
 const M32_HELP: &str = "ROCm builds 64-bit programs only: drop -m32 from every compile and link of a program that uses HIP code (CFLAGS, LDFLAGS), or keep that program on NVIDIA";
 
@@ -1564,16 +1582,13 @@ pub(crate) fn map_words(
             m.changes.truncate(changes);
             m.notes.truncate(notes);
             *arch_done = arch;
-            m.notes.push(Note {
-                word: i,
-                info: B_FLAG_UNMAPPED,
-                message: format!(
-                    "nvcc flag `{}` left in place: its value opens a reference that closes after a blank",
-                    words[i]
-                ),
-                help: Some(format!("rewrite `{}` and its value by hand", words[i])),
-                severity: Some(Severity::Warning),
-            });
+            left_in_place(
+                &mut m.notes,
+                i,
+                words[i],
+                "its value opens a reference that closes after a blank",
+                format!("rewrite `{}` and its value by hand", words[i]),
+            );
         }
         i += n;
     }
@@ -2155,16 +2170,13 @@ fn map_one(
                     "hipcc takes host flags directly: write them without -Xcompiler, each flag with its value",
                 )
             };
-            inner.notes.push(Note {
-                word: i,
-                info: B_FLAG_UNMAPPED,
-                message: format!(
-                    "nvcc flag `{}` left in place: {message}",
-                    words[i..i + n].join(" ")
-                ),
-                help: Some(help.into()),
-                severity: Some(Severity::Warning),
-            });
+            left_in_place(
+                &mut inner.notes,
+                i,
+                &words[i..i + n].join(" "),
+                &message,
+                help.into(),
+            );
         }
         let left = inner
             .notes
@@ -2253,13 +2265,13 @@ fn map_one(
             // (`-ccbin g$(addprefix -Xcompiler ,$(CCFLAGS))`) is not one word: dropping the word
             // would leave the reference's rest. The flag stays, said so.
             if value.is_some_and(opens_unclosed_reference) && n == 2 {
-                m.notes.push(Note {
-                    word: i,
-                    info: B_FLAG_UNMAPPED,
-                    message: format!("nvcc flag `{}` left in place: its value opens a reference that closes after a blank", words[i]),
-                    help: Some(format!("remove `{}` and its value by hand ({help})", words[i])),
-                    severity: Some(Severity::Warning),
-                });
+                left_in_place(
+                    &mut m.notes,
+                    i,
+                    words[i],
+                    "its value opens a reference that closes after a blank",
+                    format!("remove `{}` and its value by hand ({help})", words[i]),
+                );
                 return n;
             }
             let warn = names[0] == "-maxrregcount";

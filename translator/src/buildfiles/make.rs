@@ -8,8 +8,8 @@ use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_FLAG_UNMAPPED, B_GLOB, B_LIB_MAPPED,
-    B_LIB_UNMAPPED, B_PATH, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_LIB_UNMAPPED,
+    B_PATH, B_RDC,
 };
 
 /// Translates a Makefile.
@@ -1608,8 +1608,12 @@ fn host_flags(
             w.to_string()
         };
         n.message = format!("`{shown}` -> `{}`", new.join(" "));
-        // R47-2: a library path rewritten whole gets help about libraries (B006 keeps its
-        // catalog severity, a warning).
+        // R47-2: a library path rewritten whole leaves the user nothing to do: a note (B006's
+        // "rewritten, check"), with help about libraries. A path left as it is (`continue`
+        // above) keeps its warning.
+        if flag == "-L" || flag == "-Wl,-rpath," {
+            n.severity = Some(crate::diag::Severity::Note);
+        }
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
         } else if flag == "-L" || flag == "-Wl,-rpath," {
@@ -1948,16 +1952,13 @@ fn keep_separate_compilation_wrapped(
         }
         mapped.changes.retain(|c| !touched(c.0));
         mapped.notes.retain(|note| !touched(note.word));
-        mapped.notes.push(Note {
-            word: k,
-            info: B_FLAG_UNMAPPED,
-            message: format!(
-                "nvcc flag `{}` left in place: its value reads separate-compilation flags through a variable",
-                words[k..k + n].join(" ")
-            ),
-            help: Some("hipcc takes host flags directly: write them without -Xcompiler, and nvcc's -rdc/-dc/--device-link as the command's own flags".into()),
-            severity: Some(crate::diag::Severity::Warning),
-        });
+        flags::left_in_place(
+            &mut mapped.notes,
+            k,
+            &words[k..k + n].join(" "),
+            "its value reads separate-compilation flags through a variable",
+            "hipcc takes host flags directly: write them without -Xcompiler, and nvcc's -rdc/-dc/--device-link as the command's own flags".into(),
+        );
     }
 }
 

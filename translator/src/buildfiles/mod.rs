@@ -676,6 +676,7 @@ pub fn translate_build(
         BuildKind::Meson => meson::translate(&s, &mut sink, opts),
         BuildKind::Shell => shell::translate(&s, &mut sink, opts),
     }
+    hiptensor_archs(&s, &mut sink, opts);
     if opts.thrust_sources {
         thrust_note(kind, &s, file, &mut sink, opts.cub_only, opts.cub_too);
     }
@@ -683,6 +684,51 @@ pub fn translate_build(
         moved_include_dirs(kind, &s, &mut sink, opts);
     }
     sink.finish()
+}
+
+/// Whether hipTensor builds for `arch`: AMD's CDNA GPUs alone (gfx908, gfx90a, gfx94x, gfx950).
+fn hiptensor_supports(arch: &str) -> bool {
+    matches!(arch, "gfx908" | "gfx90a" | "gfx950") || arch.starts_with("gfx94")
+}
+
+/// R46-a(a): a build that links hipTensor (cuTENSOR's port, or hipTensor named already) for a GPU
+/// hipTensor does not support (an RDNA gfx10/gfx11 Radeon, from --offload-arch or the file's own
+/// arch flags and GPU_TARGETS/CMAKE_HIP_ARCHITECTURES) gets one warning, at the library's first
+/// mention, naming those GPUs.
+fn hiptensor_archs(s: &str, sink: &mut text::Sink, opts: &BuildOptions) {
+    let lower = s.to_ascii_lowercase();
+    let at = ["cutensor", "hiptensor"]
+        .iter()
+        .filter_map(|n| lower.find(n))
+        .min();
+    let Some(at) = at else {
+        return;
+    };
+    if !sink.writes("hiptensor") && !lower.contains("hiptensor") {
+        return;
+    }
+    let mut archs: Vec<String> = opts.offload_arch.clone();
+    archs.extend(offload_archs(s.as_bytes()));
+    archs.sort();
+    archs.dedup();
+    let unsupported: Vec<&str> = archs
+        .iter()
+        .map(String::as_str)
+        .filter(|a| a.starts_with("gfx") && !hiptensor_supports(a))
+        .collect();
+    if unsupported.is_empty() {
+        return;
+    }
+    sink.diag_as(
+        B_LIB_MAPPED,
+        crate::diag::Severity::Warning,
+        at,
+        format!(
+            "hipTensor (cuTENSOR's port) builds for AMD's CDNA GPUs alone (gfx908, gfx90a, gfx94x), not for {} that this build targets",
+            unsupported.join(", ")
+        ),
+        Some("drop those targets from the build of the code that calls hipTensor, or keep that code off them (hipTensor's kernels are not built for RDNA GPUs)".into()),
+    );
 }
 
 /// Whether include directories are read from a file of this kind: build files, and Python files
@@ -1084,7 +1130,12 @@ pub const DIAGS: &[DiagInfo] = &[
                   A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
                   $(addprefix -l,$(LIBS)), $(foreach l,$(LIBS),-l$(l)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
                   the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
-                  finding is a warning: change them by hand where they are link names.",
+                  finding is a warning: change them by hand where they are link names.\n\
+                  FindNCCL's variables follow find_package(NCCL) to rccl: ${NCCL_LIBRARIES} becomes\n\
+                  rccl::rccl, ${NCCL_INCLUDE_DIRS} its include directories, NCCL_FOUND rccl_FOUND.\n\
+                  A build that links hipTensor (cuTENSOR's port) for a GPU hipTensor is not built for\n\
+                  (it supports CDNA alone: gfx908, gfx90a, gfx94x; not RDNA's gfx10/gfx11) gets one\n\
+                  warning per file naming those GPUs.",
     },
     DiagInfo {
         id: "B005",
@@ -1114,7 +1165,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
-                  with ROCM_PATH ?= /opt/rocm added to the file. A host compile recipe with no CUDA\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file; a library path rewritten so (-L, -Wl,-rpath,)\n\
+                  is a note (rewritten, check it), an include path a warning. A host compile recipe with no CUDA\n\
                   include path (CUDA was on the compiler's default path) whose source, or a project\n\
                   header it includes, includes a CUDA header the port turns into a HIP one gets the same\n\
                   -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include after its program, with a note naming\n\

@@ -70,6 +70,12 @@ fn nvcc_variables(src: &str, windows: bool) -> Vec<String> {
         let Some((name, value)) = assignment(line, windows) else {
             continue;
         };
+        // V20-i: nvcc looked up (`$(which nvcc)`, `"$(type -p nvcc)"`, `` `command -v nvcc` ``)
+        // is nvcc too.
+        if !windows && lookup_value(value) {
+            out.push(name.to_string());
+            continue;
+        }
         let value = value.split_whitespace().next().unwrap_or("");
         let value = value.trim_matches(['"', '\'', '{', '}', '$']);
         let value = if windows {
@@ -82,6 +88,57 @@ fn nvcc_variables(src: &str, windows: bool) -> Vec<String> {
         }
     }
     out
+}
+
+/// The shell words before offset `at` of `line`, split at blanks and at the shell's quoting and
+/// substitution marks (`"`, `'`, `` ` ``, `$(`, `=`): `NVCC="$(type -p ` gives `NVCC`, `type`,
+/// `-p`.
+fn words_before(line: &str, at: usize) -> Vec<&str> {
+    line[..at]
+        .split(|c: char| c.is_ascii_whitespace() || "\"'`$()=;|&".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether the last words are a lookup of a program: `which`, `hash`, `type`, `command -v`,
+/// `type -p`.
+fn is_lookup(words: &[&str]) -> bool {
+    let prev = |n: usize| words.len().checked_sub(n).map(|p| words[p]);
+    match prev(1) {
+        Some("which" | "hash" | "type") => true,
+        Some("-v" | "-V") => prev(2) == Some("command"),
+        Some("-p" | "-P" | "-t") => prev(2) == Some("type"),
+        _ => false,
+    }
+}
+
+/// The offsets in `line` of each `nvcc` that is a word of its own (quotes, `$(`, `` ` ``, `)`
+/// and `;` around it count as blanks), not part of a path or a longer name.
+fn nvcc_words(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    let edge = |c: u8| c.is_ascii_whitespace() || b"\"'`();|&=".contains(&c);
+    line.match_indices("nvcc")
+        .map(|(at, _)| at)
+        .filter(|&at| at == 0 || edge(b[at - 1]))
+        .filter(|&at| at + 4 == b.len() || edge(b[at + 4]))
+        .collect()
+}
+
+/// V20-i: whether an assignment's value looks nvcc up and is nothing else: `$(which nvcc)`,
+/// `"$(type -p nvcc)"`, `` `command -v nvcc` ``.
+fn lookup_value(value: &str) -> bool {
+    let v = value.trim_end().trim_matches('"');
+    let inner = v
+        .strip_prefix("$(")
+        .and_then(|v| v.strip_suffix(')'))
+        .or_else(|| v.strip_prefix('`').and_then(|v| v.strip_suffix('`')));
+    let Some(inner) = inner else {
+        return false;
+    };
+    let inner = inner.trim();
+    inner.ends_with("nvcc")
+        && nvcc_words(inner) == [inner.len() - 4]
+        && is_lookup(&words_before(inner, inner.len() - 4))
 }
 
 /// The variable a program word reads: `$NVCC`, `${NVCC}`; in a Windows script `%NVCC%`,
@@ -301,27 +358,11 @@ fn nvcc_guards(src: &str, lines: &[(usize, usize)], sink: &mut Sink) {
         if line.trim_start().starts_with('#') {
             continue;
         }
-        let words = super::text::blank_words(src, start, end, false);
-        for k in 1..words.len() {
-            let w = &words[k];
-            let text = src[w.start..w.end].trim_matches(['"', '\'', ')', '`', ';']);
-            if text != "nvcc" {
-                continue;
-            }
-            let prev = |n: usize| {
-                k.checked_sub(n).map(|p| {
-                    src[words[p].start..words[p].end].trim_start_matches(['"', '$', '(', '`'])
-                })
-            };
-            let guard = match prev(1) {
-                Some("which" | "hash") => true,
-                Some("-v" | "-V") => prev(2) == Some("command"),
-                Some("-p" | "-P" | "-t") => prev(2) == Some("type"),
-                Some("type") => true,
-                _ => false,
-            };
-            let at = w.start + src[w.start..w.end].find("nvcc").unwrap_or(0);
-            if guard && sink.edit(at, at + 4, "hipcc", B_COMPILER.id) {
+        // The words are split at quotes and substitutions too, so that a lookup inside double
+        // quotes (`NVCC="$(type -p nvcc)"`) or in an assignment (`NVCC=$(which nvcc)`) is one.
+        for k in nvcc_words(line) {
+            let at = start + k;
+            if is_lookup(&words_before(line, k)) && sink.edit(at, at + 4, "hipcc", B_COMPILER.id) {
                 sink.diag(
                     B_COMPILER,
                     at,

@@ -403,6 +403,7 @@ impl Sink {
         self.diags
             .sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
         merge_library_families(&mut self.diags);
+        merge_dropped_libraries(&mut self.diags);
         (self.edits, self.diags)
     }
 }
@@ -1301,6 +1302,54 @@ fn merge_library_families(diags: &mut Vec<Diagnostic>) {
         if !others.is_empty() {
             diags[*i].message.push_str(&format!(
                 "; nor have the other {fam} libraries it names: {}",
+                others.join(", ")
+            ));
+        }
+    }
+    let mut k = 0;
+    diags.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+}
+
+/// Finding 5 (buildfix29): the libraries one line drops for the same reason (`-lnppc -lnppig
+/// -lnppial -lnppicc` where no source uses NPP) are one B004 note, the first, which names the
+/// others: not one note per library.
+fn merge_dropped_libraries(diags: &mut Vec<Diagnostic>) {
+    const DROPPED: &str = "` dropped: no source in the tree uses it";
+    let dropped = |d: &Diagnostic| -> Option<(String, String)> {
+        if d.id != super::B_LIB_MAPPED.id {
+            return None;
+        }
+        let rest = d.message.strip_prefix("CUDA library `")?;
+        let (name, why) = rest.split_once(DROPPED)?;
+        Some((name.to_string(), why.to_string()))
+    };
+    let mut first: Vec<(usize, String, usize, Vec<String>)> = Vec::new();
+    let mut keep = vec![true; diags.len()];
+    for (i, d) in diags.iter().enumerate() {
+        let Some((name, why)) = dropped(d) else {
+            continue;
+        };
+        match first
+            .iter_mut()
+            .find(|f| f.0 == d.line && f.1 == why && diags[f.2].file == d.file)
+        {
+            Some(f) => {
+                keep[i] = false;
+                let other = format!("`{name}`");
+                if !f.3.contains(&other) {
+                    f.3.push(other);
+                }
+            }
+            None => first.push((d.line, why, i, Vec::new())),
+        }
+    }
+    for (_, _, i, others) in &first {
+        if !others.is_empty() {
+            diags[*i].message.push_str(&format!(
+                "; so are {} on this line, likewise",
                 others.join(", ")
             ));
         }

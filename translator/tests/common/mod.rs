@@ -286,3 +286,32 @@ pub fn port(
 pub fn with_id<'f>(findings: &'f [ReportFinding], id: &str) -> Vec<&'f ReportFinding> {
     findings.iter().filter(|f| f.0 == id).collect()
 }
+
+/// `cmake -S DIR/out -B DIR/build -DCMAKE_CXX_COMPILER=hipcc` with `args` added: whether it
+/// succeeded and its output, or None where cmake or hipcc is missing (a failure under
+/// `CI=true`, skipped with a SKIPPED message otherwise).
+pub fn cmake_configure_with(dir: &Path, args: &[&str]) -> Option<(bool, String)> {
+    if !require(
+        have_tool("cmake") && have_tool("hipcc"),
+        "SKIPPED: cmake or hipcc missing",
+    ) {
+        return None;
+    }
+    let o = Command::new("cmake")
+        .arg("-S")
+        .arg(dir.join("out"))
+        .arg("-B")
+        .arg(dir.join("build"))
+        .arg("-DCMAKE_CXX_COMPILER=hipcc")
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    Some((o.status.success(), text))
+}
+
+/// [`cmake_configure_with`] without added arguments.
+pub fn cmake_configure(dir: &Path) -> Option<(bool, String)> {
+    cmake_configure_with(dir, &[])
+}
