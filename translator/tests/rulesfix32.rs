@@ -52,7 +52,7 @@ fn r47b_printf_of_a_widened_ballot_prints_64_bits() {
     let help = help_of(&h004);
     assert!(help.contains("%llx"), "{help}");
     assert!(help.contains("line 12"), "{help}");
-    assert!(help.contains("--fix leaves it"), "{help}");
+    assert!(help.contains("--fix leaves as it is"), "{help}");
     // What hipcc checks: no 32-bit conversion of the 64-bit mask is left but the macro's.
     if !common::have_tool("hipcc") {
         return;
@@ -67,8 +67,12 @@ fn r47b_printf_of_a_widened_ballot_prints_64_bits() {
     let text = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{text}");
     let format_lines: Vec<&str> = text.lines().filter(|l| l.contains("[-Wformat]")).collect();
-    assert_eq!(format_lines.len(), 1, "{text}");
-    assert!(format_lines[0].contains("k.cu:12:"), "{text}");
+    // hipcc's host and device passes each warn once, both at the macro's printf.
+    assert!(!format_lines.is_empty(), "{text}");
+    assert!(
+        format_lines.iter().all(|l| l.contains("k.cu:12:")),
+        "{text}"
+    );
 }
 
 /// Without `--fix`, nothing changes, and a ballot printed through a variable's format gets no
@@ -151,7 +155,7 @@ fn r481_skipped_branch_note_points_to_the_h011() {
     let (_, err) = convert_exact(&[("a.cu", ARCH)], &["--hip-version", "5.2"]);
     let h011 = report(&err, "H011", "__CUDA_ARCH__ >= 800").expect(&err);
     assert!(h011.starts_with("warning[H011]"), "{h011}");
-    assert!(h011.contains("is false under hipcc"), "{h011}");
+    assert!(h011.contains("this condition is false"), "{h011}");
     let t002 = report(&err, "T002", "__hmax").expect(&err);
     assert!(t002.starts_with("note[T002]"), "{t002}");
     // What the note adds: the name and the release; why the branch is skipped is H011's.
