@@ -351,6 +351,7 @@ const ALSO_REPORTED: &[(&str, &[Severity])] = &[
     ("T024", &[Severity::Note]),
     ("T025", &[Severity::Note]),
     ("T030", &[Severity::Warning]),
+    ("T033", &[Severity::Note]),
     ("B001", &[Severity::Warning]),
     ("B002", &[Severity::Warning]),
     ("B003", &[Severity::Warning, Severity::Note]),

@@ -6,60 +6,9 @@
 
 mod common;
 
+use common::{convert_exact as convert, flat, help_of, report};
+
 use std::process::Command;
-
-/// Text with its line wraps and indentation undone.
-fn flat(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// `hipport convert in --out out` on `files`, with exactly the options given (no targets added):
-/// the exit code and stderr.
-fn convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String) {
-    let tmp = tempfile::tempdir().unwrap();
-    common::write_files(&tmp.path().join("in"), files);
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
-        .args(args)
-        .current_dir(tmp.path())
-        .output()
-        .expect("hipport runs");
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-/// The first diagnostic of `id` whose first line contains `needle`: its text up to the next
-/// diagnostic, flattened.
-fn report(stderr: &str, id: &str, needle: &str) -> Option<String> {
-    let tag = format!("[{id}]");
-    let mut out: Option<String> = None;
-    for l in stderr.lines() {
-        let head = !l.starts_with(' ') && l.contains("]: ");
-        if let Some(o) = out.as_mut() {
-            if head || l.starts_with("hipport:") {
-                break;
-            }
-            o.push(' ');
-            o.push_str(l);
-        } else if head && l.contains(&tag) && l.contains(needle) {
-            out = Some(l.to_string());
-        }
-    }
-    out.map(|o| flat(&o))
-}
-
-/// The `help:` text of a flattened report.
-fn help_of(report: &str) -> &str {
-    report
-        .split("= help: ")
-        .nth(1)
-        .unwrap_or("")
-        .split(" = note:")
-        .next()
-        .unwrap()
-}
 
 /// `hipport explain NAME`'s stdout.
 fn explain(name: &str) -> String {

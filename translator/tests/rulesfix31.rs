@@ -5,55 +5,9 @@
 
 mod common;
 
+use common::{convert_exact as convert, diags, lines_of};
+
 use std::process::Command;
-
-/// Text with its line wraps and indentation undone.
-fn flat(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// `hipport convert in --out out` on `files`, with exactly the options given: the exit code and
-/// stderr.
-fn convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String) {
-    let tmp = tempfile::tempdir().unwrap();
-    common::write_files(&tmp.path().join("in"), files);
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
-        .args(args)
-        .current_dir(tmp.path())
-        .output()
-        .expect("hipport runs");
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-/// Every diagnostic: its severity and id, its line in `file`, and its flattened text.
-fn diags(stderr: &str, file: &str) -> Vec<(String, usize, String)> {
-    let mut out: Vec<(String, usize, String)> = Vec::new();
-    let arrow = format!("{file}:");
-    for l in stderr.lines() {
-        let head = !l.starts_with(' ') && l.contains("]: ");
-        if head {
-            let tag = l.split(':').next().unwrap_or("").to_string();
-            out.push((tag, 0, l.to_string()));
-        } else if let Some(o) = out.last_mut() {
-            if o.1 == 0 && l.trim_start().starts_with("-->") {
-                if let Some(rest) = l.split(&arrow).nth(1) {
-                    o.1 = rest.split(':').next().unwrap_or("0").parse().unwrap_or(0);
-                }
-            }
-            o.2.push(' ');
-            o.2.push_str(l);
-        }
-    }
-    out.into_iter().map(|(t, n, s)| (t, n, flat(&s))).collect()
-}
-
-fn lines_of(d: &[(String, usize, String)], tag: &str) -> Vec<usize> {
-    d.iter().filter(|x| x.0 == tag).map(|x| x.1).collect()
-}
 
 const CARRIED: &str = "\
 __global__ void split(const unsigned* keys, unsigned* out, int k) {

@@ -233,6 +233,64 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
             if lines.contains(',') { "s" } else { "" }
         ));
     }
+    // cuTENSOR 1.x's handle calls (`cutensorHandle_t *h; cutensorCreate(&h)`), which the
+    // analysis finds fit hipTensor 1.x as they are (a T033 note at the call): the translation
+    // pass's T033 warning there, that the HIP signature changed after the target, is dropped
+    // for the note. A note where the translation pass did not warn (the name's later calls:
+    // it warns once per name and file) says nothing more, and goes too.
+    for t in 0..diags.len() {
+        if drop[t] || diags[t].id != "T033" || diags[t].severity != Severity::Note {
+            continue;
+        }
+        let warned = (0..diags.len()).find(|&w| {
+            !drop[w]
+                && w != t
+                && diags[w].id == "T033"
+                && diags[w].severity > Severity::Note
+                && diags[w].file == diags[t].file
+                && diags[w].offset == diags[t].offset
+        });
+        match warned {
+            Some(w) => drop[w] = true,
+            None => drop[t] = true,
+        }
+    }
+    // A name reported in a branch hipcc never compiles (a T002 note: `__hmax` exists in HIP only
+    // from 5.5.0; ...) says why hipcc skips it in the words of the H010/H011 warning at that
+    // branch's directive (`#if __CUDA_ARCH__ >= 800` ... is false under hipcc): where that
+    // warning is reported, the note points to it and keeps only what it adds (R48-1).
+    for t in 0..diags.len() {
+        if drop[t] || !diags[t].message.contains(SKIPPED_BRANCH) {
+            continue;
+        }
+        let Some(line) = skipped_directive_line(&diags[t].message) else {
+            continue;
+        };
+        let Some(h) = (0..diags.len()).find(|&h| {
+            !drop[h]
+                && matches!(diags[h].id.as_str(), "H010" | "H011")
+                && diags[h].file == diags[t].file
+                && diags[h].line == line
+        }) else {
+            continue;
+        };
+        let id = diags[h].id.clone();
+        let message = &mut diags[t].message;
+        let Some(open) = message
+            .find(SKIPPED_BRANCH)
+            .map(|at| at + SKIPPED_BRANCH.len())
+            .filter(|&at| message[at..].starts_with(" ("))
+        else {
+            continue;
+        };
+        let close = ["under hipcc)", "branch instead)"]
+            .iter()
+            .filter_map(|end| message[open..].find(end).map(|i| open + i + end.len()))
+            .min();
+        if let Some(close) = close {
+            message.replace_range(open..close, &format!(" (see {id} on line {line})"));
+        }
+    }
     // The same report twice on one line (`p.x < b ? p.x : b` names `x` twice): once is enough.
     for i in 0..diags.len() {
         if drop[i] || !diags[i].fix.is_empty() {

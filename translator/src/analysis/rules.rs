@@ -5600,6 +5600,65 @@ fn spin_lock<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, argv: &[Node
 // ---------------------------------------------------------------------------------------------
 // Calls: H003, H004, H005, H007, H008, H012, H013, H015-H023, H028, H029
 
+/// The release whose hipTensor (2.x) takes cuTENSOR 2's handle (`hiptensorHandle_t h;
+/// hiptensorCreate(&h)`); the releases before it have hipTensor 1.x's `hiptensorCreate(hiptensorHandle_t**)`.
+const HIPTENSOR_2: hipport_rules::Version = hipport_rules::Version::new(7, 0, 0);
+
+/// `cutensorCreate(&h)` / `cutensorDestroy(h)` on a handle declared `cutensorHandle_t *h`:
+/// cuTENSOR 1.x's form, which hipTensor 1.x (the target, before HIP 7.0) declares as it is
+/// (`hiptensorCreate(hiptensorHandle_t **)`). The translation pass warns (T033) that the renamed
+/// function's signature changed in HIP 7.0; for this call shape that change does not matter, so
+/// a T033 note says so here and [`super::merge_restated`] keeps it in place of the warning
+/// (V20-b's false positive). cuTENSOR 2's form (`cutensorHandle_t h; cutensorCreate(&h)`) and
+/// a handle whose declaration is not in sight keep the warning.
+fn cutensor_1x_handle(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    if a.opts.hip_version >= HIPTENSOR_2 {
+        return;
+    }
+    let Some(&arg) = argv.first() else { return };
+    let arg = super::row_warps::unparen(arg);
+    let handle = match (name, arg.kind_name()) {
+        ("cutensorCreate", "pointer_expression")
+            if arg.child(0).is_some_and(|op| a.text(op) == "&") =>
+        {
+            arg.field(FIELDS.argument)
+        }
+        ("cutensorDestroy", "identifier") => Some(arg),
+        _ => None,
+    };
+    let Some(handle) = handle.filter(|h| h.kind_name() == "identifier") else {
+        return;
+    };
+    let Some(d) = a.lookup(a.text(handle), handle.start_byte()) else {
+        return;
+    };
+    if !d.pointer || d.ty_text != "cutensorHandle_t" || !d.dims.is_empty() {
+        return;
+    }
+    let hip = if name == "cutensorCreate" {
+        "hiptensorCreate(hiptensorHandle_t** handle)"
+    } else {
+        "hiptensorDestroy(hiptensorHandle_t* handle)"
+    };
+    let v = a.opts.hip_version;
+    let Some(f) = n.field(FIELDS.function) else {
+        return;
+    };
+    a.report(
+        &crate::translate::SIGNATURE_CHANGED,
+        Severity::Note,
+        f,
+        format!(
+            "`{name}` on `{}`, declared `cutensorHandle_t *`: cuTENSOR 1.x's form, which hipTensor 1.x in HIP {v} declares as it is (`{hip}`); hipTensor changed it in HIP {HIPTENSOR_2}, which this call does not need",
+            a.text(handle)
+        ),
+        Some(format!(
+            "nothing to do for HIP {v}; for HIP {HIPTENSOR_2} or newer (hipTensor 2.x), move to cuTENSOR 2's form: `cutensorHandle_t h; cutensorCreate(&h); ... cutensorDestroy(h)`"
+        )),
+        vec![],
+    );
+}
+
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     // Kernel launches: dynamic parallelism and dynamic shared memory size.
     if let Some(cfg) = crate::parse::launch_config(n, a.src) {
@@ -5629,6 +5688,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     }
     // Most calls are none of the functions below: read the arguments only when a rule asks.
     let argv = std::cell::LazyCell::new(|| args(n));
+    if matches!(name, "cutensorCreate" | "cutensorDestroy") {
+        cutensor_1x_handle(a, n, name, &argv);
+    }
     if matches!(name, "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor")
         && matches!(argv.len(), 3 | 4)
     {
@@ -7327,6 +7389,7 @@ fn widen_ballot_var_fix(a: &Analyzer, d: &Decl, name: &str) -> Vec<Edit> {
         return fix;
     };
     let mut widened: Vec<usize> = vec![d.decl.start_byte()];
+    let mut printed: Vec<(usize, String)> = vec![(d.decl.start_byte(), name.to_string())];
     let mut work: Vec<String> = vec![name.to_string()];
     let mut whole = !fix.is_empty();
     while let Some(var) = work.pop() {
@@ -7378,6 +7441,7 @@ fn widen_ballot_var_fix(a: &Analyzer, d: &Decl, name: &str) -> Vec<Edit> {
                         whole &= !more.is_empty();
                         fix.extend(more);
                         widened.push(c.decl.start_byte());
+                        printed.push((c.decl.start_byte(), a.text(t).to_string()));
                         work.push(a.text(t).to_string());
                     }
                 }
@@ -7388,9 +7452,173 @@ fn widen_ballot_var_fix(a: &Analyzer, d: &Decl, name: &str) -> Vec<Edit> {
     if !whole {
         return vec![];
     }
+    for (start, var) in &printed {
+        fix.extend(printf_widening(a, body, *start, var).edits);
+    }
     fix.sort_by_key(|e| (e.start, e.end));
     fix.dedup_by_key(|e| (e.start, e.end));
     fix
+}
+
+/// What widening variable `name` (declared by the declaration starting at `decl_start`) to 64
+/// bits asks of the `printf`s in `body` that print it (R47-b): a 32-bit conversion (`%x`,
+/// `%08x`, `%u`, `%d`) given a 64-bit argument is undefined behaviour and prints the wrong bits,
+/// so each becomes its `ll` form (`%llx`, `%016llx`, `%llu`). `unseen` holds the lines of the
+/// printfs whose format is not a string literal (a macro, a variable): hipport cannot change
+/// those, and the help names them.
+#[derive(Default)]
+struct PrintfWidening {
+    edits: Vec<Edit>,
+    unseen: Vec<usize>,
+}
+
+fn printf_widening(a: &Analyzer, body: Node, decl_start: usize, name: &str) -> PrintfWidening {
+    let mut out = PrintfWidening::default();
+    crate::parse::walk_subtree(body, |x| {
+        if x.kind_name() != "call_expression" {
+            return Visit::Descend;
+        }
+        let format_at = match callee(a, x) {
+            Some("printf") => 0,
+            Some("fprintf" | "sprintf") => 1,
+            Some("snprintf") => 2,
+            _ => return Visit::Descend,
+        };
+        let argv = args(x);
+        let Some(&format) = argv.get(format_at) else {
+            return Visit::Descend;
+        };
+        // The positions (after the format) of the arguments that are the widened variable.
+        let printed: Vec<usize> = argv
+            .iter()
+            .skip(format_at + 1)
+            .enumerate()
+            .filter(|(_, &v)| {
+                let v = super::row_warps::unparen(v);
+                v.kind_name() == "identifier"
+                    && a.text(v) == name
+                    && a.lookup(name, v.start_byte())
+                        .is_some_and(|d| d.decl.start_byte() == decl_start)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if printed.is_empty() {
+            return Visit::Descend;
+        }
+        let pieces: Vec<Node> = match format.kind_name() {
+            "string_literal" => vec![format],
+            "concatenated_string" => crate::parse::named_children(format).collect(),
+            _ => vec![],
+        };
+        if pieces.is_empty() || pieces.iter().any(|p| p.kind_name() != "string_literal") {
+            out.unseen.push(a.index.position(x.start_byte()).0);
+            return Visit::Skip;
+        }
+        let mut arg = 0;
+        for piece in pieces {
+            for spec in conversions(a.text(piece).as_bytes()) {
+                let at = arg + spec.stars;
+                arg = at + 1;
+                if !printed.contains(&at) {
+                    continue;
+                }
+                if let Some(wide) = spec.widened() {
+                    let start = piece.start_byte() + spec.range.start;
+                    out.edits.push(Edit::replace(
+                        start,
+                        piece.start_byte() + spec.range.end,
+                        wide,
+                        "H004",
+                    ));
+                }
+            }
+        }
+        Visit::Skip
+    });
+    out
+}
+
+/// One conversion of a printf format: its bytes after the `%` (`08x`), split into parts.
+struct Conversion<'s> {
+    /// Bytes of the spec after `%`, in the literal's text.
+    range: std::ops::Range<usize>,
+    flags: &'s str,
+    width: &'s str,
+    precision: &'s str,
+    length: &'s str,
+    conv: u8,
+    /// Arguments taken by `*` width or precision before the converted one.
+    stars: usize,
+}
+
+impl Conversion<'_> {
+    /// The spec for a 64-bit unsigned argument where this one reads 32 bits (`08x` ->
+    /// `016llx`: a width of 8 hex digits, a whole 32-bit mask, becomes 16); `None` where it
+    /// already reads 64 bits or is not an integer conversion.
+    fn widened(&self) -> Option<String> {
+        if !self.length.is_empty() || !b"xXuodi".contains(&self.conv) {
+            return None;
+        }
+        let width = if matches!(self.conv, b'x' | b'X') && self.width == "8" {
+            "16"
+        } else {
+            self.width
+        };
+        let conv = char::from(self.conv);
+        Some(format!("{}{width}{}ll{conv}", self.flags, self.precision))
+    }
+}
+
+/// The conversions of printf format literal `s` (its source text, quotes included), in order;
+/// `%%` is none.
+fn conversions(s: &[u8]) -> Vec<Conversion<'_>> {
+    let text = std::str::from_utf8(s).unwrap_or("");
+    let mut out = vec![];
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        if s.get(i + 1) == Some(&b'%') {
+            i += 2;
+            continue;
+        }
+        let start = i + 1;
+        let mut j = start;
+        let take = |j: &mut usize, ok: &dyn Fn(u8) -> bool| {
+            let from = *j;
+            while s.get(*j).is_some_and(|&c| ok(c)) {
+                *j += 1;
+            }
+            from..*j
+        };
+        let flags = take(&mut j, &|c| b"-+ #0".contains(&c));
+        let width = take(&mut j, &|c| c.is_ascii_digit() || c == b'*');
+        let precision = if s.get(j) == Some(&b'.') {
+            let from = j;
+            j += 1;
+            take(&mut j, &|c| c.is_ascii_digit() || c == b'*');
+            from..j
+        } else {
+            j..j
+        };
+        let length = take(&mut j, &|c| b"hljztLq".contains(&c));
+        let Some(&conv) = s.get(j) else { break };
+        let part = |r: std::ops::Range<usize>| text.get(r).unwrap_or("");
+        let stars = s[start..j].iter().filter(|&&c| c == b'*').count();
+        out.push(Conversion {
+            range: start..j + 1,
+            flags: part(flags),
+            width: part(width),
+            precision: part(precision),
+            length: part(length),
+            conv,
+            stars,
+        });
+        i = j + 1;
+    }
+    out
 }
 
 /// Shuffle arguments: a delta of 16 starts a 32-lane reduction; width 32; source lane 31.
@@ -8541,6 +8769,14 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         }
         None => (what.to_string(), help, fix),
     };
+    let name = n
+        .field(FIELDS.declarator)
+        .filter(|d| d.kind_name() == "identifier")
+        .map(|d| a.text(d));
+    let (help, fix) = match name {
+        Some(name) => with_printf_widening(a, n, decl.start_byte(), name, help, fix),
+        None => (help, fix),
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -8549,6 +8785,48 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         Some(help),
         fix,
     );
+}
+
+/// H004's help and fix for ballot variable `name` (declared by the declaration starting at
+/// `decl_start`) that the fix widens, with the printfs that print it (R47-b): their 32-bit
+/// conversions join the fix, and the help names them, and those whose format hipport cannot
+/// change (a macro, a variable). Where there is no fix, both are kept as they are.
+fn with_printf_widening(
+    a: &Analyzer,
+    at: Node,
+    decl_start: usize,
+    name: &str,
+    help: String,
+    mut fix: Vec<Edit>,
+) -> (String, Vec<Edit>) {
+    let body = a
+        .func_at(at.start_byte())
+        .and_then(|f| f.node.field(FIELDS.body));
+    let Some(body) = body.filter(|_| !fix.is_empty()) else {
+        return (help, fix);
+    };
+    let p = printf_widening(a, body, decl_start, name);
+    let lines = |at: &mut dyn Iterator<Item = usize>| {
+        let mut v: Vec<usize> = at.collect();
+        v.dedup();
+        v.iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut help = help;
+    if !p.edits.is_empty() {
+        let at = lines(&mut p.edits.iter().map(|e| a.index.position(e.start).0));
+        help.push_str(&format!(", and print it with 64-bit conversions (`%llx`, `%llu`, `%08x` -> `%016llx`; line {at})"));
+    }
+    if !p.unseen.is_empty() {
+        let at = lines(&mut p.unseen.iter().copied());
+        help.push_str(&format!("; the printf at line {at} takes its format from a macro or a variable, which --fix leaves as it is: print `{name}` there with `%llx` or `%llu` too, a 32-bit conversion of a 64-bit value is undefined"));
+    }
+    fix.extend(p.edits);
+    fix.sort_by_key(|e| (e.start, e.end));
+    fix.dedup_by_key(|e| (e.start, e.end));
+    (help, fix)
 }
 
 /// The ballot function of the file that `value` calls, through parentheses.
@@ -8589,15 +8867,31 @@ fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Ed
         .func_at(at.start_byte())
         .and_then(|f| f.node.field(FIELDS.body))
         .map(|b| a.text(b));
+    let widths = shuffle_widths(a, at);
     let why = if body.is_some_and(within_32) {
-        Some("this function places lanes within 32")
-    } else if shuffles_width32(a, at) {
+        Some("this function places lanes within 32".to_string())
+    } else if !widths.is_empty() {
         // SlabHash's work queue: `src = __ffs(q) - 1` feeds `__shfl_sync(m, v, src, 32)` and
         // `lane == src`; widened, `src` spans 0-63 and the upper half's requests are never
-        // served (realuser32 R32-a).
-        Some("this function shuffles with width 32, so its lanes are numbered within 32")
+        // served (realuser32 R32-a). The help names the width the code uses (R47-1: a
+        // width of 8 is not "32").
+        let listed: Vec<String> = widths.iter().map(|w| w.to_string()).collect();
+        Some(match widths.as_slice() {
+            [32] => "this function shuffles with width 32, so its lanes are numbered within 32"
+                .to_string(),
+            [w] => format!(
+                "this function shuffles with width {w}, so its lanes are numbered within groups of {w}, inside 32"
+            ),
+            _ => format!(
+                "this function shuffles with widths {}, so its lanes are numbered within groups inside 32",
+                listed.join(" and ")
+            ),
+        })
     } else if body.is_some_and(|b| b.contains("threadIdx.y")) {
-        Some("this function reads `threadIdx.y`: with blocks 32 threads wide each half is a row")
+        Some(
+            "this function reads `threadIdx.y`: with blocks 32 threads wide each half is a row"
+                .to_string(),
+        )
     } else {
         None
     };
@@ -8613,27 +8907,34 @@ fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Ed
 /// Whether the function holding `at` has a shuffle whose width is 32 or less (`__shfl_sync(m,
 /// v, src, 32)`): its lane numbers are those of a 32-lane group.
 fn shuffles_width32(a: &Analyzer, at: Node) -> bool {
+    !shuffle_widths(a, at).is_empty()
+}
+
+/// The widths of 32 or less (`__shfl_sync(m, v, src, 8)`) that the shuffles of the function
+/// holding `at` use, each once, in source order.
+fn shuffle_widths(a: &Analyzer, at: Node) -> Vec<i64> {
     let Some(body) = a
         .func_at(at.start_byte())
         .and_then(|f| f.node.field(FIELDS.body))
     else {
-        return false;
+        return vec![];
     };
+    let mut widths = vec![];
     crate::parse::walk_subtree(body, |x| {
-        let width32 = x.kind_name() == "call_expression"
-            && callee(a, x)
-                .filter(|c| c.starts_with("__shfl"))
-                .is_some_and(|name| {
-                    let argv = args(x);
-                    let width = argv.get(2 + usize::from(name.ends_with("_sync")));
-                    width.and_then(|w| a.eval(*w)).is_some_and(|w| w <= 32)
-                });
-        if width32 {
-            crate::parse::Visit::Stop
-        } else {
-            crate::parse::Visit::Descend
+        let width = (x.kind_name() == "call_expression")
+            .then(|| callee(a, x).filter(|c| c.starts_with("__shfl")))
+            .flatten()
+            .and_then(|name| {
+                let argv = args(x);
+                let width = argv.get(2 + usize::from(name.ends_with("_sync")));
+                width.and_then(|w| a.eval(*w)).filter(|&w| w <= 32)
+            });
+        if let Some(w) = width.filter(|w| !widths.contains(w)) {
+            widths.push(w);
         }
-    })
+        crate::parse::Visit::Descend
+    });
+    widths
 }
 
 fn ballot_assign(a: &mut Analyzer, n: Node) {
@@ -8688,6 +8989,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
         ),
         None => ("returns a 64-bit mask in HIP".to_string(), help, fix),
     };
+    let (help, fix) = with_printf_widening(a, n, d.decl.start_byte(), a.text(l), help, fix);
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,

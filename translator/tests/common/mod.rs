@@ -315,3 +315,84 @@ pub fn cmake_configure_with(dir: &Path, args: &[&str]) -> Option<(bool, String)>
 pub fn cmake_configure(dir: &Path) -> Option<(bool, String)> {
     cmake_configure_with(dir, &[])
 }
+
+/// Text with its line wraps and indentation undone.
+pub fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `hipport convert in --out out` on `files`, with exactly the options given (no targets or
+/// release added): the exit code and stderr.
+pub fn convert_exact(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    write_files(&tmp.path().join("in"), files);
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
+        .args(args)
+        .current_dir(tmp.path())
+        .output()
+        .expect("hipport runs");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The first diagnostic of `id` in `stderr` whose first line contains `needle`: its text up to
+/// the next diagnostic, flattened.
+pub fn report(stderr: &str, id: &str, needle: &str) -> Option<String> {
+    let tag = format!("[{id}]");
+    let mut out: Option<String> = None;
+    for l in stderr.lines() {
+        let head = !l.starts_with(' ') && l.contains("]: ");
+        if let Some(o) = out.as_mut() {
+            if head || l.starts_with("hipport:") {
+                break;
+            }
+            o.push(' ');
+            o.push_str(l);
+        } else if head && l.contains(&tag) && l.contains(needle) {
+            out = Some(l.to_string());
+        }
+    }
+    out.map(|o| flat(&o))
+}
+
+/// The `help:` text of a flattened report.
+pub fn help_of(report: &str) -> &str {
+    report
+        .split("= help: ")
+        .nth(1)
+        .unwrap_or("")
+        .split(" = note:")
+        .next()
+        .unwrap()
+}
+
+/// Every diagnostic in `stderr`: its severity and id (`warning[H005]`), its line in `file`, and
+/// its flattened text.
+pub fn diags(stderr: &str, file: &str) -> Vec<(String, usize, String)> {
+    let mut out: Vec<(String, usize, String)> = Vec::new();
+    let arrow = format!("{file}:");
+    for l in stderr.lines() {
+        let head = !l.starts_with(' ') && l.contains("]: ");
+        if head {
+            let tag = l.split(':').next().unwrap_or("").to_string();
+            out.push((tag, 0, l.to_string()));
+        } else if let Some(o) = out.last_mut() {
+            if o.1 == 0 && l.trim_start().starts_with("-->") {
+                if let Some(rest) = l.split(&arrow).nth(1) {
+                    o.1 = rest.split(':').next().unwrap_or("0").parse().unwrap_or(0);
+                }
+            }
+            o.2.push(' ');
+            o.2.push_str(l);
+        }
+    }
+    out.into_iter().map(|(t, n, s)| (t, n, flat(&s))).collect()
+}
+
+/// The lines of the diagnostics of [`diags`] tagged `tag` (`warning[H005]`).
+pub fn lines_of(d: &[(String, usize, String)], tag: &str) -> Vec<usize> {
+    d.iter().filter(|x| x.0 == tag).map(|x| x.1).collect()
+}
