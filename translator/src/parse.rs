@@ -1460,8 +1460,9 @@ fn restrict_references(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
 /// C++ forms tree-sitter-cuda cannot parse, with what to show it instead (same length, so
 /// offsets stay): the blanks of a conversion operator called as a member (`x.operator __half()`,
 /// `p->operator float()`) become `_`, one name (`operator___half`); and the `typename` of a
-/// functional cast of a dependent type that starts a statement and is used at once
-/// (`typename Ktraits::BlockLoadT(smem).Load(...)`, the CUB temporary-object idiom) becomes
+/// functional cast of a dependent type that starts a statement or an operand and is used at
+/// once (`typename Ktraits::BlockLoadT(smem).Load(...)`, `s = typename
+/// Ktraits::BlockReduceFloatT(smem).Sum(v)`, the CUB temporary-object idiom) becomes
 /// blanks; so does the `template` (and an `extern` before it) of an explicit instantiation of a
 /// class template (`template class W<64>;`, which ends every libSGM kernel file): what is left,
 /// `class W<64>;`, parses. The text itself is not changed.
@@ -1497,9 +1498,39 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         if at > 0 && ident(src[at - 1]) || src.get(end).is_some_and(|&b| ident(b)) {
             continue;
         }
-        // At the start of a statement.
+        // At the start of a statement, or where an expression starts: after an operator or an
+        // opening bracket (`s = typename Ktraits::BlockReduceFloatT(smem).Sum(v);`,
+        // `f(typename K::R(t).Sum(v))`), or after `return` (R49-g).
         let before = src[..at].trim_ascii_end();
-        if !matches!(before.last(), None | Some(b';' | b'{' | b'}')) {
+        let after_return = before.ends_with(b"return")
+            && !before[..before.len() - b"return".len()]
+                .last()
+                .is_some_and(|&b| ident(b));
+        if !after_return
+            && !matches!(
+                before.last(),
+                None | Some(
+                    b';' | b'{'
+                        | b'}'
+                        | b'='
+                        | b'('
+                        | b'['
+                        | b','
+                        | b'?'
+                        | b':'
+                        | b'!'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'/'
+                        | b'%'
+                        | b'&'
+                        | b'|'
+                        | b'^'
+                        | b'~'
+                )
+            )
+        {
             continue;
         }
         // A qualified name, its argument list, then `.` or `->` at once.

@@ -5287,9 +5287,23 @@ impl<'a> Walk<'a> {
         };
         // Inserted text (the runtime include) is placed by its own rules; renames go, and
         // leave the counts: one per family and line (a call rewritten whole is several edits).
+        // An edit is placed by its first byte of code: one that starts with the indent of its
+        // line (the removal of a repeated `#include`, R49-e) starts in whitespace that belongs
+        // to the enclosing `#ifndef` node itself, where no branch of it is found.
+        let code_at = |e: &Edit| {
+            let blank = src[e.start..e.end.min(src.len())]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            if e.start + blank < e.end {
+                e.start + blank
+            } else {
+                e.start
+            }
+        };
         let mut dropped: Vec<(usize, String)> = Vec::new();
         self.edits.retain(|e| {
-            let keep = e.start == e.end && !e.text.is_empty() || !cuda_arm(e.start);
+            let keep = e.start == e.end && !e.text.is_empty() || !cuda_arm(code_at(e));
             if !keep {
                 dropped.push((e.start, e.rule.clone()));
             }

@@ -904,9 +904,14 @@ fn row_width_shuffles(a: &mut Analyzer) {
 ///   holds two of, and the shuffle keeps to its row as a width of 32 would (sglang's MoE gate
 ///   in `dim3(WARP_SIZE, WARPS_PER_CTA)` blocks, realuser35 R35-d).
 ///
+/// - a width that a project header the file includes fixes at 32 or less (`kWarpSize`, a
+///   `constexpr int` of dietgpu's header, R48-g), as the same constant in the file is.
+///
 /// A width that is or names the wavefront's size (`warpSize`, 64) stays what it is.
 fn given_width_shuffles(a: &mut Analyzer) {
-    if a.launches.is_empty() || !a.calls.iter().any(|c| c.2 == Some(Lanes::Wavefront)) {
+    if a.launches.is_empty() && a.header_constants.is_empty()
+        || !a.calls.iter().any(|c| c.2 == Some(Lanes::Wavefront))
+    {
         return;
     }
     let narrow = if a.launches.iter().any(|(_, w32)| *w32) {
@@ -945,6 +950,10 @@ fn given_width_shuffles(a: &mut Analyzer) {
             || a.warp_size_aliases.iter().any(|(m, _)| has_word(text, m))
             || a.eval(width).is_some_and(|w| w > 32);
         if wave {
+            continue;
+        }
+        if a.eval(width).is_none() && block_eval(a, width).is_some_and(|w| (1..=32).contains(&w)) {
+            widened.push(i);
             continue;
         }
         let launched = unparen(width).kind_name() == "identifier"
@@ -2405,10 +2414,12 @@ fn reads_index_of_32(a: &Analyzer, e: Node, depth: usize, lane: bool) -> bool {
     let mut found = false;
     walk_subtree(e, |x| {
         if let Some((l, op, r)) = super::rules::binary_parts(a, x) {
+            // The divisor may be a constant of a project header the file includes (dietgpu's
+            // `threadIdx.x / kWarpSize`, R48-g), as a block size may.
             let hit = if lane {
-                matches!((op, a.eval(r)), ("%", Some(32)) | ("&", Some(31)))
+                matches!((op, block_eval(a, r)), ("%", Some(32)) | ("&", Some(31)))
             } else {
-                matches!((op, a.eval(r)), ("/", Some(32)) | (">>", Some(5)))
+                matches!((op, block_eval(a, r)), ("/", Some(32)) | (">>", Some(5)))
             };
             if hit && thread_x(a, l) {
                 found = true;
@@ -5046,9 +5057,9 @@ fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
     }
 }
 
-/// The value of a block dimension `n`: a constant of the file, or a name the file does not
-/// declare that a project header it includes fixes (`static const int tblock_size = 32;` in
-/// cuSZp's header, realuser48 R48-c).
+/// The value of `n` (a block dimension, the divisor of a warp index): a constant of the file,
+/// or a name the file does not declare that a project header it includes fixes (`static const
+/// int tblock_size = 32;` in cuSZp's header, realuser48 R48-c; dietgpu's `kWarpSize`, R48-g).
 fn block_eval(a: &Analyzer, n: Node) -> Option<i64> {
     a.eval(n).or_else(|| {
         let n = unparen(n);
@@ -6381,7 +6392,7 @@ fn lane_reads_of_32(a: &mut Analyzer) {
     if arrays.is_empty() {
         return;
     }
-    let mut reads: Vec<(Node, String, String, bool)> = Vec::new();
+    let mut reads: Vec<(Node, String, String, bool, bool)> = Vec::new();
     for (_, _, body) in device_defs(a) {
         walk_subtree(body, |n| {
             if n.kind_name() != "subscript_expression" {
@@ -6402,31 +6413,52 @@ fn lane_reads_of_32(a: &mut Analyzer) {
             let Some(idx) = n.field(FIELDS.indices).and_then(|i| i.named_child(0)) else {
                 return Visit::Descend;
             };
-            // A write (`shared[lane] = v`) is the declaration's report (rules.rs).
+            if n.parent()
+                .is_some_and(|p| p.kind_name() == "pointer_expression")
+            {
+                return Visit::Descend;
+            }
+            // A write (`shared[lane] = v`) of an array not reported at its declaration (the
+            // lane taken `% warpSize`, which rules.rs reads as the one-slot-per-warp idiom):
+            // lanes 32-63 of every wavefront store past its 32 entries (verify21 V21-a). A
+            // lane taken `& 31` writes entries 0-31 from each 32 threads on any GPU.
             let written = n.parent().is_some_and(|p| {
                 p.kind_name() == "assignment_expression"
                     && p.field(FIELDS.left).is_some_and(|l| l.id() == n.id())
-                    || p.kind_name() == "pointer_expression"
             });
-            if written {
-                return Visit::Descend;
-            }
             let Some(past) = wave_lane_index(a, idx, 0) else {
                 return Visit::Descend;
             };
             let index = a.text(idx).to_string();
+            if written {
+                if past && !lane_read_guarded(a, n, &index) {
+                    reads.push((n, a.text(arr).to_string(), index, past, true));
+                }
+                return Visit::Descend;
+            }
             // The lane in a 32-thread warp is below 32: only where the whole of wavefront 0
             // reads (`if (wid == 0)`, `wid = threadIdx.x / warpSize`) do lanes 32-63 read the
             // entries a second time.
             if lane_read_guarded(a, n, &index) || !past && !wave0_read(a, n) {
                 return Visit::Descend;
             }
-            reads.push((n, a.text(arr).to_string(), index, past));
+            reads.push((n, a.text(arr).to_string(), index, past, false));
             Visit::Descend
         });
     }
-    for (n, array, index, past) in reads {
+    for (n, array, index, past, written) in reads {
         if !a.first("H001-lane-read-32", n.start_byte()) {
+            continue;
+        }
+        if written {
+            a.report(
+                &super::catalog::WARP_SIZE_32,
+                Severity::Warning,
+                n,
+                format!("shared array `{array}` with 32 entries written at the lane index `{index}`: on a 64-lane wavefront, lanes 32-63 store past its 32 entries, over the shared data beside it; {}", super::rules::WAVE_NOTE),
+                Some(format!("size the array by the wavefront (`[64]`, or a template parameter chosen from `warpSize`), or guard the store by `{index} < 32`")),
+                vec![],
+            );
             continue;
         }
         let what = if past {
