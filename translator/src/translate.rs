@@ -2946,6 +2946,19 @@ impl<'a> Walk<'a> {
         };
         let mut names: Vec<&str> = Vec::new();
         for r in lexer::identifiers(self.src) {
+            // The path of an `#include` (`<nppi_filtering_functions.h>`) names a header, not
+            // an API name of the library (V20-h).
+            let line = self.src[..r.start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let head = self.src[line..r.start].trim_ascii_start();
+            if head
+                .strip_prefix(b"#")
+                .is_some_and(|d| d.trim_ascii_start().starts_with(b"include"))
+            {
+                continue;
+            }
             let before = self.src[..r.start].trim_ascii_end();
             let Ok(word) = std::str::from_utf8(&self.src[r]) else {
                 continue;
