@@ -319,6 +319,7 @@ pub(super) const RULE_KINDS: &[(&str, Group)] = &[
     ("preproc_def", Group::Define),
     ("preproc_elif", Group::PpIf),
     ("preproc_elifdef", Group::PpIfdef),
+    ("preproc_function_def", Group::Define),
     ("preproc_if", Group::PpIf),
     ("preproc_ifdef", Group::PpIfdef),
     ("preproc_include", Group::Include),
@@ -394,7 +395,10 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
         }
         Group::Return => ballot_return(a, n),
         Group::Declaration => declaration(a, n),
-        Group::Define => define(a, n),
+        Group::Define => {
+            macro_ptx(a, n);
+            define(a, n)
+        }
         Group::PpIf => pp_if(a, n),
         Group::PpIfdef => pp_ifdef(a, n),
         Group::Include => include(a, n),
@@ -11325,6 +11329,8 @@ const PTX_MARKERS: &[&str] = &[
     "mma.sync",
     "ldmatrix",
     "shfl.sync",
+    // The pre-Volta shuffle (`shfl.up.b32`), whose type a macro may stringize (moderngpu).
+    "shfl.",
     "membar",
     "bar.sync",
     "barrier.sync",
@@ -11416,6 +11422,22 @@ fn host_pass_only(a: &Analyzer, n: Node) -> bool {
 /// H006 for one asm statement at `n`: `code` is its template as written (quoted), `template`
 /// as the assembler reads it ([`asm_template_text`]).
 fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
+    let Some((message, help)) = ptx_diagnostic(a, code, template, || a.in_device(n.start_byte()))
+    else {
+        return;
+    };
+    a.report(&INLINE_PTX, Severity::Error, n, message, Some(help), vec![]);
+}
+
+/// H006's message and help for an asm template (`code` as written, `template` as the assembler
+/// reads it), or `None` where it is no PTX: empty, AMD assembly, or host assembly without PTX
+/// markers (`device` says whether the statement is in device code).
+fn ptx_diagnostic(
+    a: &Analyzer,
+    code: &str,
+    template: &str,
+    device: impl FnOnce() -> bool,
+) -> Option<(String, String)> {
     let code = code.to_string();
     // An empty template (`asm volatile("" ::: "memory")`) is a compiler barrier, which clang
     // takes for any target.
@@ -11423,7 +11445,7 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         .trim_matches(|c: char| c == '"' || c.is_whitespace())
         .is_empty()
     {
-        return;
+        return None;
     }
     // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine. Its first instruction is read
     // from the template as the assembler gets it (escaped newlines and continued lines read
@@ -11435,11 +11457,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     .iter()
     .any(|p| body.starts_with(p));
     let ptx = PTX_MARKERS.iter().any(|m| has_token(&code, m));
-    if gcn && !ptx {
-        return;
+    // `;` starts a comment in AMD assembly (`asm volatile("; " #name)` marks a place in the
+    // ISA dump), which hipcc assembles.
+    if (gcn || body.starts_with(';')) && !ptx {
+        return None;
     }
-    if !ptx && !a.in_device(n.start_byte()) {
-        return; // host assembly (x86), not ours to judge
+    if !ptx && !device() {
+        return None; // host assembly (x86), not ours to judge
     }
     let laneid = if has_token(&code, "%laneid") && keeps_32_lane_warps(a) {
         "`%laneid` -> `__lane_id() & 31` here: this file keeps 32-lane warps (a warp size of 32, lanes or warp ids taken with 32), and `__lane_id()` counts 0..63 on 64-lane wavefronts (CDNA), so per-warp slots and `lane == 0` tests would skip the second half; `__lane_id()` alone only where the code is sized by `warpSize`"
@@ -11465,7 +11489,6 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "%lanemask",
             "`%lanemask_*` -> build a 64-bit mask from `__lane_id()`",
         ),
-        ("shfl.sync", "`shfl.sync` -> `__shfl*` builtins"),
         (
             "ld.global.nc",
             "`ld.global.nc` -> `__ldg()` or a plain load",
@@ -11584,7 +11607,16 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     ];
     let barrier = barrier_hint(template);
     let copy = async_copy_hint(template);
-    let moves = move_hints(template);
+    let predicated = predicated_access_hint(template);
+    // The `mov`s of a predicated load seed its outputs with the values they keep where the
+    // predicate is false: the `if` of the load's hint keeps them (torchsparse's memory.cuh,
+    // realuser49 R49-1).
+    let moves = if predicated.is_some() {
+        Vec::new()
+    } else {
+        move_hints(template)
+    };
+    let shuffle = shuffle_hint(template);
     // `ld.cg.global` is `ld.global.cg` (ptxas takes the qualifiers in either order; AQLM's
     // loads, realuser25 R25-f): the hints are keyed by the state space first.
     let ordered = state_space_first(template);
@@ -11593,6 +11625,8 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
         .filter(|(k, _)| has_opcode(template, k) || has_opcode(&code, k) || has_opcode(&ordered, k))
         .map(|(_, h)| *h)
+        .chain(predicated.as_deref())
+        .chain(shuffle.as_deref())
         .chain(moves.iter().map(String::as_str))
         .chain(copy)
         .chain(barrier.as_deref())
@@ -11606,14 +11640,10 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         format!("replace: {}", found.join("; "))
     };
     let shown = snippet(template);
-    a.report(
-        &INLINE_PTX,
-        Severity::Error,
-        n,
+    Some((
         format!("inline PTX `{shown}` cannot be assembled for AMD GPUs"),
-        Some(help),
-        vec![],
-    );
+        help,
+    ))
 }
 
 /// H006's help for PTX carry chains (`add.cc` ... `addc`, `sub.cc`/`subc`, `mad.cc`/`madc`).
@@ -11688,9 +11718,33 @@ fn keeps_32_lane_warps(a: &Analyzer) -> bool {
 /// `.b32`/`.b64` are C++ operators.
 fn move_hints(template: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for (mov, bits, half, wide, narrow) in [
-        ("mov.b64", 64, 32, "unsigned long long", "unsigned"),
-        ("mov.b32", 32, 16, "unsigned", "unsigned short"),
+    // The bit casts of each width (HIP's amd_device_functions.h, amd_hip_fp16.h): a 64-bit
+    // `double` and a 32-bit `float` are not the same width (realuser49 R49-1).
+    for (mov, bits, half, wide, narrow, casts) in [
+        (
+            "mov.b64",
+            64,
+            32,
+            "unsigned long long",
+            "unsigned",
+            "`__double_as_longlong()`, `__longlong_as_double()`",
+        ),
+        (
+            "mov.b32",
+            32,
+            16,
+            "unsigned",
+            "unsigned short",
+            "`__float_as_uint()`, `__uint_as_float()`, `__float_as_int()`, `__int_as_float()`",
+        ),
+        (
+            "mov.b16",
+            16,
+            8,
+            "unsigned short",
+            "unsigned char",
+            "`__half_as_ushort()`, `__ushort_as_half()`",
+        ),
     ] {
         for (i, _) in template.match_indices(mov) {
             let rest = &template[i + mov.len()..];
@@ -11703,7 +11757,7 @@ fn move_hints(template: &str) -> Vec<String> {
             } else if operands.contains('{') {
                 format!("`{mov} r, {{lo, hi}}` (pack; the first element is the low half) -> `r = (({wide})hi << {half}) | lo;`")
             } else {
-                format!("`{mov} r, x` -> a plain assignment, or a bit cast between {bits}-bit types (`__double_as_longlong()`, `__longlong_as_double()`, `__float_as_uint()`, `__uint_as_float()`)")
+                format!("`{mov} r, x` -> a plain assignment, or a bit cast between {bits}-bit types ({casts})")
             };
             if !out.contains(&hint) {
                 out.push(hint);
@@ -11834,6 +11888,353 @@ fn asm_clean(joined: &str) -> String {
         .replace("\\t", " ")
         .trim()
         .to_string()
+}
+
+/// H006 for inline PTX in the body of macro definition `n` (`#define`, object- or function-like)
+/// where the body's own parse shows no asm statement: a body that builds a function with `##`
+/// and stringizes the PTX's types and modes (`"shfl."#dir".b32 r0|p, %1, %2, %3;"`, moderngpu's
+/// `SHFL_OP_MACRO`; realuser49 R49-h) parses as opaque text, so [`inline_asm`] never sees it.
+/// The template is read from the text with each stringized parameter shown as `<name>`; only one
+/// with PTX markers is reported (what a parameter stands for is unknown here), at its `asm`, as a
+/// note where hipcc skips the definition.
+fn macro_ptx(a: &mut Analyzer, n: Node) {
+    if a.origin.is_some() {
+        return;
+    }
+    let (Some(name), Some(value)) = (n.field(FIELDS.name), n.field(FIELDS.value)) else {
+        return;
+    };
+    let body = value.byte_range();
+    let text = &a.src[body.clone()];
+    if memchr::memmem::find(text, b"asm").is_none() {
+        return;
+    }
+    let name = a.text(name).to_string();
+    let Ok(text) = std::str::from_utf8(text) else {
+        return;
+    };
+    let mut found = Vec::new();
+    for id in crate::lexer::identifiers(text.as_bytes()) {
+        if !matches!(&text[id.clone()], "asm" | "__asm" | "__asm__")
+            || body_parses_asm(a, &name, body.clone(), id.start)
+        {
+            continue;
+        }
+        let Some((code, template)) = macro_asm_template(&text[id.end..]) else {
+            continue;
+        };
+        if template.starts_with("llvm.") || !PTX_MARKERS.iter().any(|m| has_token(&code, m)) {
+            continue;
+        }
+        if let Some(d) = ptx_diagnostic(a, &code, &template, || true) {
+            found.push((body.start + id.start, d));
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    // Where hipcc skips the definition, as the body analysis judges its macros: a branch it
+    // does not take, or a later definition it expands instead.
+    let why = a.skip_reason(value).or_else(|| {
+        let mut root = n;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let m = a
+            .macros
+            .by_name
+            .get(&name)?
+            .iter()
+            .find(|m| m.body_range == body)?;
+        super::replaced_for_hipcc(a, root, m)
+    });
+    for (at, (mut message, help)) in found {
+        let mut severity = Severity::Error;
+        if let Some(why) = &why {
+            severity = Severity::Note;
+            message.push_str(&format!(" (HIP does not compile this: {why})"));
+        }
+        message.push_str(&format!(" (in the body of macro `{name}`)"));
+        a.report_at(&INLINE_PTX, severity, at, message, Some(help), vec![]);
+    }
+}
+
+/// Whether the parse of macro `name`'s body (at `body` in the file) has a whole asm statement at
+/// byte `rel` of the body, which the body's own analysis judges.
+fn body_parses_asm(a: &Analyzer, name: &str, body: std::ops::Range<usize>, rel: usize) -> bool {
+    let Some(b) = a
+        .macros
+        .by_name
+        .get(name)
+        .and_then(|defs| defs.iter().find(|m| m.body_range == body))
+        .and_then(|m| m.body.as_ref())
+    else {
+        return false;
+    };
+    let at = b.prefix + rel;
+    let mut node = b.tree.root_node().descendant_for_byte_range(at, at);
+    while let Some(x) = node {
+        if x.start_byte() != at {
+            return false;
+        }
+        if x.kind_name() == "gnu_asm_expression" {
+            return !x.has_error();
+        }
+        node = x.parent();
+    }
+    false
+}
+
+/// The template of the asm statement whose text follows its `asm` keyword in a macro body:
+/// as written (from its `(` to the operands' `:` or the closing `)`) and as the assembler
+/// reads it ([`asm_clean`]), a stringized parameter (`#dir`) shown as `<dir>`. `None` where no
+/// `(` and string literal follow.
+fn macro_asm_template(text: &str) -> Option<(String, String)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // Blanks, continued lines and comments.
+    let blank = |mut i: usize| loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if b[i..].starts_with(b"\\\n") {
+            i += 2;
+        } else if b[i..].starts_with(b"\\\r\n") {
+            i += 3;
+        } else if b[i..].starts_with(b"/*") {
+            i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+        } else {
+            return i;
+        }
+    };
+    let word = |i: usize| {
+        let e = text[i..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(text.len(), |e| i + e);
+        &text[i..e]
+    };
+    loop {
+        i = blank(i);
+        match word(i) {
+            w @ ("volatile" | "__volatile__" | "__volatile" | "inline" | "goto") => i += w.len(),
+            _ => break,
+        }
+    }
+    if b.get(i) != Some(&b'(') {
+        return None;
+    }
+    i += 1;
+    let start = i;
+    let mut joined = String::new();
+    let mut strings = false;
+    loop {
+        i = blank(i);
+        match b.get(i) {
+            None | Some(b':' | b')') => break,
+            Some(b'"') => {
+                let mut e = i + 1;
+                while e < b.len() && b[e] != b'"' {
+                    e += if b[e] == b'\\' { 2 } else { 1 };
+                }
+                let e = e.min(b.len());
+                joined.push_str(&text[i + 1..e]);
+                strings = true;
+                i = (e + 1).min(b.len());
+            }
+            Some(b'#') if b.get(i + 1) != Some(&b'#') => {
+                i += 1;
+                while b.get(i).is_some_and(|c| *c == b' ' || *c == b'\t') {
+                    i += 1;
+                }
+                let w = word(i);
+                if w.is_empty() {
+                    return None;
+                }
+                joined.push_str(&format!("<{w}>"));
+                i += w.len();
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                // A string prefix (`u8"..."`) or a macro that expands to text.
+                let w = word(i);
+                i += w.len();
+                if !matches!(w, "L" | "u" | "U" | "u8") || b.get(i) != Some(&b'"') {
+                    joined.push_str(&format!(" {w} "));
+                }
+            }
+            Some(_) => return None,
+        }
+    }
+    let code = text.get(start..i.min(text.len()))?.to_string();
+    strings.then(|| (code, asm_clean(&joined)))
+}
+
+/// H006's hint for a predicated load or store (`@p ld.global.v4.u32 {%0, %1, %2, %3}, [%4];`
+/// after `setp.ne.b32 p, %5, 0;`): the access happens only where the predicate holds, and a
+/// load's outputs keep the values the block seeded them with (`mov.b32 %0, %6;`) where it does
+/// not, which is a C++ `if` around a plain access (torchsparse's memory.cuh; realuser49 R49-1).
+fn predicated_access_hint(template: &str) -> Option<String> {
+    let ordered = state_space_first(template);
+    for (i, _) in ordered.match_indices('@') {
+        let rest = &ordered[i + 1..];
+        let (negated, rest) = match rest.strip_prefix('!') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '%' || c == '$'))
+            .unwrap_or(rest.len());
+        let pred = &rest[..name_end];
+        let rest = rest[name_end..].trim_start();
+        let word_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let word = &rest[..word_end];
+        let parts: Vec<&str> = word.split('.').collect();
+        let load = match parts[0] {
+            "ld" => true,
+            "st" => false,
+            _ => continue,
+        };
+        if pred.is_empty() {
+            continue;
+        }
+        let Some((scalar, vector)) = parts.last().and_then(|t| ptx_c_type(t)) else {
+            continue;
+        };
+        let lanes = parts
+            .iter()
+            .find_map(|p| p.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()));
+        let ty = match (lanes, vector) {
+            (None, _) => scalar.to_string(),
+            (Some(n), Some(v)) => format!("{v}{n}"),
+            (Some(_), None) => continue,
+        };
+        let operands = rest[word_end..].split(';').next().unwrap_or("");
+        let addr = operands
+            .split_once('[')
+            .and_then(|(_, r)| r.split_once(']'))
+            .map(|(x, _)| x.trim())
+            .filter(|x| !x.is_empty());
+        let cond = if negated { "!pred" } else { "pred" };
+        let (what, access) = if load {
+            (
+                if has_token(template, "mov") {
+                    "a load done only where the predicate holds; elsewhere the outputs keep the values the `mov`s gave them"
+                } else {
+                    "a load done only where the predicate holds; elsewhere the outputs keep their values"
+                },
+                format!("D = *reinterpret_cast<const {ty}*>(ptr);"),
+            )
+        } else {
+            (
+                "a store done only where the predicate holds",
+                format!("*reinterpret_cast<{ty}*>(ptr) = D;"),
+            )
+        };
+        let source = match setp_test(&ordered, pred) {
+            Some(t) => format!("`pred` the `setp` test (`{t}`)"),
+            None => format!("`pred` what sets `{pred}`"),
+        };
+        let at = addr.map_or(String::new(), |x| format!(" (`{x}`)"));
+        let bang = if negated { "!" } else { "" };
+        return Some(format!(
+            "`@{bang}{pred} {word}` ({what}) -> C++ without asm: `if ({cond}) {access}`, with {source}, `ptr` the address{at} and `D` the {}",
+            if load { "destination" } else { "value" }
+        ));
+    }
+    None
+}
+
+/// The C++ type of a PTX fundamental type suffix (`u32`), and the prefix of HIP's vector
+/// types of it (`uint` for `uint2`, `uint4`), where HIP has them.
+fn ptx_c_type(ty: &str) -> Option<(&'static str, Option<&'static str>)> {
+    Some(match ty {
+        "u8" | "b8" => ("unsigned char", Some("uchar")),
+        "s8" => ("signed char", Some("char")),
+        "u16" | "b16" => ("unsigned short", Some("ushort")),
+        "s16" => ("short", Some("short")),
+        "f16" => ("__half", None),
+        "u32" | "b32" => ("unsigned", Some("uint")),
+        "s32" => ("int", Some("int")),
+        "f32" => ("float", Some("float")),
+        "u64" | "b64" => ("unsigned long long", Some("ulonglong")),
+        "s64" => ("long long", Some("longlong")),
+        "f64" => ("double", Some("double")),
+        _ => return None,
+    })
+}
+
+/// The comparison a `setp` in `template` writes to predicate `pred` (`setp.ne.b32 p, %5, 0;`
+/// is `%5 != 0`), as C++.
+fn setp_test(template: &str, pred: &str) -> Option<String> {
+    template.match_indices("setp.").find_map(|(i, _)| {
+        let rest = &template[i..];
+        let end = rest.find(';').unwrap_or(rest.len());
+        let (word, operands) = rest[..end].split_once(char::is_whitespace)?;
+        let parts: Vec<&str> = word.split('.').collect();
+        let [_, cmp, _] = parts.as_slice() else {
+            return None;
+        };
+        let op = match *cmp {
+            "eq" => "==",
+            "ne" => "!=",
+            "lt" | "lo" => "<",
+            "le" | "ls" => "<=",
+            "gt" | "hi" => ">",
+            "ge" | "hs" => ">=",
+            _ => return None,
+        };
+        let ops: Vec<&str> = operands.split(',').map(str::trim).collect();
+        let [p, x, y] = ops.as_slice() else {
+            return None;
+        };
+        (p.split('|').next().map(str::trim) == Some(pred)).then(|| format!("{x} {op} {y}"))
+    })
+}
+
+/// H006's hint for a PTX shuffle (`shfl.sync.up.b32`, or the pre-Volta `shfl.up.b32` of
+/// moderngpu's `SHFL_OP_MACRO`): HIP's `__shfl_up`/`__shfl_down`/`__shfl_xor`/`__shfl` take the
+/// segment width that PTX packs into the `c` operand (`((32 - width) << 8) | clamp`, PTX ISA
+/// "shfl.sync"), which they default to `warpSize` (64 on CDNA), and return no predicate: the
+/// `|p` output, whether the source lane is inside the segment, is a test of the lane.
+fn shuffle_hint(template: &str) -> Option<String> {
+    let at = template.match_indices("shfl.").map(|(i, _)| i).find(|&i| {
+        template[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+    })?;
+    let rest = &template[at..];
+    let word_end = rest
+        .find(|c: char| c.is_whitespace() || c == ';')
+        .unwrap_or(rest.len());
+    let mode = rest[..word_end].split('.').find_map(|p| match p {
+        "up" => Some(("up", "__shfl_up", Some("__lane_id() % width >= b"))),
+        "down" => Some((
+            "down",
+            "__shfl_down",
+            Some("__lane_id() % width + b < width"),
+        )),
+        "bfly" => Some(("bfly", "__shfl_xor", None)),
+        "idx" => Some(("idx", "__shfl", None)),
+        _ => None,
+    });
+    let predicate = rest[word_end..]
+        .split([';', ','])
+        .next()
+        .is_some_and(|d| d.contains('|'));
+    let call = match mode {
+        Some((m, f, _)) => format!("`shfl.{m}` -> `{f}(v, b, width)`"),
+        None => "`shfl` -> `__shfl_up`/`__shfl_down`/`__shfl_xor`/`__shfl` (for `up`/`down`/`bfly`/`idx`) `(v, b, width)`".to_string(),
+    };
+    let mut hint = format!("{call} with the segment width that the `c` operand packs (`((32 - width) << 8) | clamp`) as `width` (left out, it is `warpSize`: 64 on CDNA)");
+    if predicate {
+        hint.push_str(&match mode.and_then(|(_, _, test)| test) {
+            Some(test) => format!("; the `|p` output (the source lane is inside the segment) has no builtin form: it is `{test}`"),
+            None => "; the `|p` output (the source lane is inside the segment) has no builtin form: test the lane (`__lane_id() % width`) yourself".to_string(),
+        });
+    }
+    Some(hint)
 }
 
 /// Whether `token` occurs in asm text at the start of a word (so `red.` does not match
