@@ -390,7 +390,10 @@ help gives first in a file that does), \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
 `wall_clock64()` (whose units differ: nanoseconds there, ticks at \
 `hipDeviceAttributeWallClockRate` kHz here, so the help says to scale by `1000000 / rate_khz`), \
-`shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
+`shfl.sync` and the pre-Volta `shfl.up`/`.down`/`.bfly`/`.idx` -> `__shfl_*` (with the segment \
+width packed in the `c` operand passed as `width`: without it the width is `warpSize`, 64 on \
+CDNA), a predicated `@p ld`/`@p st` -> an `if` around a plain access, \
+`ld.global.nc` -> `__ldg` or a plain load, the \
 streaming cache operators `ld.global.cs`/`.lu` and `st.global.cs` -> \
 `__builtin_nontemporal_load`/`__builtin_nontemporal_store` (on scalars or clang vectors) or a \
 plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`, the \
@@ -404,7 +407,9 @@ clamped), `bfe`/`bfi` -> `__bitextract_u32`/`__bitinsert_u32` (and `_u64`), `mul
 first element low) -> `r = ((unsigned long long)hi << 32) | lo`, `mov.b64 {lo, hi}, x` (unpack) -> \
 `lo = (unsigned)x; hi = (unsigned)(x >> 32)` (`mov.b32` likewise with 16-bit halves), `mov.b64 \
 r, x` -> an assignment or a bit cast (`__double_as_longlong`), `xor`/`and`/`or`/`not` on \
-`.b32`/`.b64` -> `^`/`&`/`|`/`~`. PTX in a device function's \
+`.b32`/`.b64` -> `^`/`&`/`|`/`~`. PTX in a `#define` body is reported at the macro's `asm` too, where hipcc would \
+compile the definition (a body the parser cannot read, with stringized `#dir` pieces or `##` \
+names, is read as text). PTX in a device function's \
 branch that only hipcc's host pass compiles (the `#else` of `#if \
 defined(__HIP_DEVICE_COMPILE__)`) is never assembled and is not reported. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
 block, as warp-specialised kernels use) or `bar.arrive` has no HIP equivalent: `__syncthreads()` \

@@ -724,10 +724,14 @@ fn hiptensor_archs(s: &str, sink: &mut text::Sink, opts: &BuildOptions) {
         crate::diag::Severity::Warning,
         at,
         format!(
-            "hipTensor (cuTENSOR's port) builds for AMD's CDNA GPUs alone (gfx908, gfx90a, gfx94x), not for {} that this build targets",
+            "hipTensor (cuTENSOR's port) is built for AMD's CDNA GPUs (gfx908, gfx90a, gfx94x, gfx950) through ROCm 7.0, not for {} that this build targets",
             unsupported.join(", ")
         ),
-        Some("drop those targets from the build of the code that calls hipTensor, or keep that code off them (hipTensor's kernels are not built for RDNA GPUs)".into()),
+        Some(if unsupported.iter().all(|a| a.starts_with("gfx11") || a.starts_with("gfx12")) {
+            "hipTensor's development documentation adds RDNA3/RDNA4 (gfx11, gfx12): check that the hipTensor you build against lists these GPUs, or drop them from the build of the code that calls hipTensor".into()
+        } else {
+            "drop those targets from the build of the code that calls hipTensor, or keep that code off them (no hipTensor release is built for RDNA2 or older Radeon GPUs; only its development documentation adds RDNA3/RDNA4)".into()
+        }),
     );
 }
 
@@ -1134,7 +1138,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   FindNCCL's variables follow find_package(NCCL) to rccl: ${NCCL_LIBRARIES} becomes\n\
                   rccl::rccl, ${NCCL_INCLUDE_DIRS} its include directories, NCCL_FOUND rccl_FOUND.\n\
                   A build that links hipTensor (cuTENSOR's port) for a GPU hipTensor is not built for\n\
-                  (it supports CDNA alone: gfx908, gfx90a, gfx94x; not RDNA's gfx10/gfx11) gets one\n\
+                  (through ROCm 7.0 it supports CDNA alone: gfx908, gfx90a, gfx94x, gfx950; its\n\
+                  development documentation adds RDNA3/RDNA4, gfx11 and gfx12, never gfx10) gets one\n\
                   warning per file naming those GPUs.",
     },
     DiagInfo {
