@@ -5521,7 +5521,7 @@ fn warp_sync_flag(
 fn warp_sync_added(sink: &mut Sink, at: usize, unresolved: Option<&str>) {
     let message = match unresolved {
         None => format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
-        Some(file) => format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: hipport could not resolve the sources this build compiles, and `{file}` in the tree keeps `_sync` warp builtins (`__shfl_xor_sync`, `__syncwarp`, cooperative groups, ...), which HIP 6.2 to 6.4 declare only with it"),
+        Some(file) => format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: hipport could not read every source this build compiles (a list it cannot evaluate, or files the input lacks), and `{file}` in the tree keeps `_sync` warp builtins (`__shfl_xor_sync`, `__syncwarp`, cooperative groups, ...), which HIP 6.2 to 6.4 declare only with it"),
     };
     let help = match unresolved {
         None => "HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4",
