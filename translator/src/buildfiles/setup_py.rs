@@ -1212,6 +1212,7 @@ pub(crate) fn translate(
         let handled = custom_nvcc_compiler(src, &toks, sink);
         nvcc_probes(src, &toks, sink, &handled);
         renamed_extensions(src, &toks, sink, &exts);
+        renamed_suffixes(src, &toks, sink, &opts.renamed);
     }
 }
 
@@ -1538,11 +1539,7 @@ fn renamed_extensions(src: &str, toks: &[Tok], sink: &mut Sink, exts: &BTreeMap<
         else {
             continue;
         };
-        let ends_with = k >= 3
-            && punct(k - 1, '(')
-            && punct(k + 1, ')')
-            && matches!(&toks[k - 2], Tok::Ident { text, .. } if text == "endswith")
-            && punct(k - 3, '.');
+        let ends_with = sole_endswith_arg(toks, k);
         let text = &src[*start..*end];
         let tuple = format!("({text}, {quote}.{new}{quote})");
         if ends_with && sink.edit(*start, *end, tuple.as_str(), B_GLOB.id) {
@@ -1561,6 +1558,80 @@ fn renamed_extensions(src: &str, toks: &[Tok], sink: &mut Sink, exts: &BTreeMap<
                 *start,
                 format!("{text} selects files by the {ext} extension, but the run renamed the {ext} sources to .{new}: it matches none of them now"),
                 Some(format!("test for .{new} too where it picks sources")),
+            );
+        }
+    }
+}
+
+/// Whether token `k` is the one argument of a `.endswith(...)` call: `name.endswith(".cu")`.
+fn sole_endswith_arg(toks: &[Tok], k: usize) -> bool {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    k >= 3
+        && punct(k - 1, '(')
+        && punct(k + 1, ')')
+        && matches!(&toks[k - 2], Tok::Ident { text, .. } if text == "endswith")
+        && punct(k - 3, '.')
+}
+
+/// Follows the run's renames where a build picks sources by the end of their names (realuser49
+/// R49-d: torchsparse's `fpath.endswith('_cuda.cu')` over a glob of the tree, which `--rename
+/// torch` leaves matching none of the `*_hip.hip` files): a suffix that renamed sources' old
+/// names end with and their new names do not gets the new suffix beside it,
+/// `endswith(('_cuda.cu', '_hip.hip'))`, with a note. Bare extensions are
+/// [`renamed_extensions`]'s.
+fn renamed_suffixes(src: &str, toks: &[Tok], sink: &mut Sink, renamed: &BTreeMap<String, String>) {
+    if renamed.is_empty() {
+        return;
+    }
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str {
+            start,
+            end,
+            content,
+            quote,
+            triple: false,
+            prefix,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        let plain = !prefix.contains(['f', 'F', 'b', 'B'])
+            && content.contains('.')
+            && !content.starts_with('.')
+            && !content.contains(['/', '\\', '*', '?', '[', '{']);
+        let ends_with = sole_endswith_arg(toks, k);
+        if !plain || !ends_with || sink.claimed(*start, *end) {
+            continue;
+        }
+        let mut news: Vec<&str> = Vec::new();
+        for (old, new) in renamed {
+            let Some(stem) = old.strip_suffix(content.as_str()) else {
+                continue;
+            };
+            let Some(suffix) = new.strip_prefix(stem) else {
+                continue;
+            };
+            if suffix != content && !suffix.contains('/') && !news.contains(&suffix) {
+                news.push(suffix);
+            }
+        }
+        if news.is_empty() {
+            continue;
+        }
+        let text = &src[*start..*end];
+        let added: Vec<String> = news.iter().map(|n| format!("{quote}{n}{quote}")).collect();
+        let tuple = format!("({text}, {})", added.join(", "));
+        if sink.edit(*start, *end, tuple.as_str(), B_GLOB.id) {
+            sink.diag_as(
+                B_GLOB,
+                crate::diag::Severity::Note,
+                *start,
+                format!(
+                    "`endswith({text})` -> `endswith({tuple})`: the sources whose names ended in `{content}` end in {} now",
+                    news.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+                None,
             );
         }
     }
