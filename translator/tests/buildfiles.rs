@@ -3,7 +3,7 @@
 //! make + hipcc for gfx90a. The build tests need hipcc, cmake and make; they fail loudly when
 //! CI=true and one is missing, and are skipped with a message otherwise.
 
-mod common;
+use crate::common;
 use common::{require, tool_works, write_files};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{have_hip_header, have_tool, make, tree};
 
 /// A finding: id, severity, line, message.

@@ -10,7 +10,7 @@
 use std::fs;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{have_hip_header, have_tool, make, report_findings as convert, tree};
 
 type Finding = common::ReportFinding;

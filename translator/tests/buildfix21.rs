@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{have_tool, report_findings as convert, run_ok, tree};
 
 type Finding = common::ReportFinding;

@@ -7,7 +7,7 @@
 
 use std::fs;
 
-mod common;
+use crate::common;
 use common::{port, tree, with_id, PLAIN_KERNEL as PLAIN, REDUCE_SYNC as REDUCE};
 
 type Finding = common::ReportFinding;

@@ -6,7 +6,7 @@
 //! said to work, cmake shows it (skipped with `SKIPPED:` where a tool is missing, a failure
 //! under `CI=true`).
 
-mod common;
+use crate::common;
 use common::{port, with_id, PLAIN_KERNEL as PLAIN, REDUCE_SYNC as REDUCE};
 
 /// The FindCUDA-era version tests, dereferenced unquoted, quoted and named, with the branch

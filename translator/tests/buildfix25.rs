@@ -6,7 +6,7 @@
 //! never compiles). The inputs are written here. Where a configure or a Python run is said to
 //! work, cmake or python3 shows it (skipped where a tool is missing, a failure under `CI=true`).
 
-mod common;
+use crate::common;
 use common::{cli_convert, cli_convert_in, cmake_configure, reports, PLAIN_KERNEL as PLAIN};
 use std::process::Command;
 

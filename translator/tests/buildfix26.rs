@@ -4,7 +4,7 @@
 //! B015). The inputs are written here. Where a build is said to work, python3, bash and hipcc
 //! show it (skipped where a tool is missing, a failure under `CI=true`).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, reports};
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! rest (Windows scripts that run nvcc). The inputs are written here. Where a build is said to
 //! work, cmake or python3 shows it (skipped where a tool is missing, a failure under `CI=true`).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, cmake_configure, reports};
 use std::process::Command;
 

@@ -5,7 +5,7 @@
 //! The inputs are written here. Where a build is said to work, the real tool shows it (skipped
 //! where it is missing, a failure under `CI=true`).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, reports};
 
 const TENSOR_SRC: &str = "#include <cutensor.h>\nint main() { cutensorHandle_t h; cutensorCreate(&h); cutensorDestroy(h); return 0; }\n";

@@ -2,7 +2,7 @@
 //! (nvcc looked up inside double quotes or in an assignment of a shell script), finding 6
 //! (FindNCCL's capitalised variables in CMake) and R46-a(a) (hipTensor built for an RDNA GPU).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, cmake_configure_with, have_tool, reports, require, write_files};
 use std::path::Path;
 use std::process::Command;

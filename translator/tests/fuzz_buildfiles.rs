@@ -10,10 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod campaign;
-#[path = "../../fuzz/src/props.rs"]
-#[allow(dead_code)]
-mod props;
+use crate::{campaign, props};
 
 #[path = "../../fuzz/src/build_props.rs"]
 mod build_props;
@@ -384,7 +381,7 @@ fn outputs_still_parse_as_python_makefiles_and_cmake() {
 }
 
 /// The long campaign over every kind: `HIPPORT_FUZZ_SECS=300 cargo test --release -p hipport
-/// --test fuzz_buildfiles -- --ignored campaign_buildfiles --nocapture`. Failing inputs go to
+/// --test integration -- --ignored fuzz_buildfiles::campaign_buildfiles --nocapture`. Failing inputs go to
 /// `HIPPORT_FUZZ_OUT` (default `target/fuzz-findings`); one input in 400 is also parsed by
 /// Python, make or CMake before and after. `HIPPORT_FUZZ_KINDS` (`python,make,cmake`) picks
 /// the kinds; `HIPPORT_FUZZ_LAST` names a file each input is written to before it runs, to find
@@ -507,8 +504,8 @@ fn one_file() -> (String, Kind) {
 }
 
 /// Checks one file, for minimising a finding by hand: `HIPPORT_FUZZ_FILE=path
-/// HIPPORT_FUZZ_KIND=cmake cargo test -p hipport --test fuzz_buildfiles -- --ignored
-/// check_one_file --nocapture` prints the output and the first property broken.
+/// HIPPORT_FUZZ_KIND=cmake cargo test -p hipport --test integration -- --ignored
+/// fuzz_buildfiles::check_one_file --nocapture` prints the output and the first property broken.
 #[test]
 #[ignore]
 fn check_one_file() {
@@ -584,7 +581,7 @@ fn shrink(mut units: Vec<Vec<u8>>, keeps: &mut dyn FnMut(&[u8]) -> bool) -> Vec<
 
 /// Shrinks a finding to a smaller input that fails the same way (the same property and rule),
 /// a start for minimising it by hand: `HIPPORT_FUZZ_FILE=path HIPPORT_FUZZ_KIND=cmake cargo
-/// test -p hipport --test fuzz_buildfiles -- --ignored shrink_one_file --nocapture` prints it
+/// test -p hipport --test integration -- --ignored fuzz_buildfiles::shrink_one_file --nocapture` prints it
 /// (lines dropped first, then bytes).
 #[test]
 #[ignore]

@@ -6,9 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod campaign;
-#[path = "../../fuzz/src/props.rs"]
-mod props;
+use crate::{campaign, props};
 
 fn corpus_files() -> Vec<Vec<u8>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -123,9 +121,9 @@ fn seeded_mutations_keep_the_properties() {
     }
 }
 
-/// The long campaign: `HIPPORT_FUZZ_SECS=2700 cargo test --release --test fuzz_regressions --
-/// --ignored campaign --nocapture`. Failing inputs are written to `HIPPORT_FUZZ_OUT` (default
-/// `target/fuzz-findings`), and the run continues; it fails at the end if any were found.
+/// The long campaign: `HIPPORT_FUZZ_SECS=2700 cargo test --release --test integration --
+/// --ignored --exact fuzz_regressions::campaign --nocapture`. Failing inputs are written to
+/// `HIPPORT_FUZZ_OUT` (default `target/fuzz-findings`), and the run continues; it fails at the end if any were found.
 #[test]
 #[ignore]
 fn campaign() {

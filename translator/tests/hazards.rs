@@ -300,7 +300,7 @@ fn every_rule_has_an_explain_page_and_kebab_name() {
     }
 }
 
-/// Developer aid: `HIPPORT_HAZARD_SCAN=/some/dir cargo test -p hipport --test hazards scan_dir --
+/// Developer aid: `HIPPORT_HAZARD_SCAN=/some/dir cargo test -p hipport --test integration hazards::scan_dir --
 /// --ignored --nocapture` prints the diagnostics for every C/C++/CUDA file under a directory.
 #[test]
 #[ignore]

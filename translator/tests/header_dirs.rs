@@ -2,7 +2,7 @@
 //! build file's include directory in a run that renames nothing (verify21 V21-f), and again after
 //! the header or the build file changes, from the cache and from the run index.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! it keeps of the project's must not clash with HIP's. In CI (CI=true) a missing hipcc is a
 //! failure; elsewhere the tests say they were skipped.
 
-mod common;
+use crate::common;
 use common::{require, tool_works, write_files};
 use std::process::Command;
 

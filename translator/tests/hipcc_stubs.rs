@@ -4,7 +4,7 @@
 //! (cited where they are written). In CI (CI=true) a missing hipcc is a failure; elsewhere the
 //! tests say they were skipped.
 
-mod common;
+use crate::common;
 use common::{hipcc_compile as hipcc, require, tool_works, write_files};
 
 use hipport::translate::{translate_source, Options};

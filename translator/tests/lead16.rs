@@ -5,7 +5,7 @@
 //! mask in a macro body is widened for HIP 6.2 as in code, unless a use runs on the first 32
 //! lanes only (realuser31 R31-d's mask).
 
-mod common;
+use crate::common;
 use common::{summary, translate_at};
 use hipport::diag::Diagnostic;
 use hipport_rules::Version;

@@ -3,7 +3,7 @@
 //! name in a macro body that is defined nowhere hipport looks gets the H003 warning it gets in
 //! code, instead of nothing.
 
-mod common;
+use crate::common;
 use common::summary;
 use hipport::diag::Diagnostic;
 use hipport_rules::Version;

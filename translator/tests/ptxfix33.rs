@@ -4,7 +4,7 @@
 //! bit casts a `mov` stands for have its width (R49-1). Every input here is written for these
 //! tests.
 
-mod common;
+use crate::common;
 
 use common::{port, with_id};
 

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{have_tool, tree};
 
 /// What a run reported: its text report (stderr) and its diagnostics.

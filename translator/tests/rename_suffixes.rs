@@ -2,7 +2,7 @@
 //! end of their names over a glob of the tree (torchsparse, realuser49 R49-d) must pick the
 //! renamed files, or the extension builds without its GPU sources and nothing says so.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

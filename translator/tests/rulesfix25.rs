@@ -4,7 +4,7 @@
 //! written here. Where the output is said to compile, hipcc 5.2.3 with the installed hipRAND
 //! shows it (skipped where hipcc is missing, a failure under `CI=true`).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, have_tool, hipcc_compile, reports};
 use std::process::Command;
 

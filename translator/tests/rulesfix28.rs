@@ -2,7 +2,7 @@
 //! qualifier macro that host code also calls (V18-c), H035 through aliases, `auto` and template
 //! arguments (V18-g), and linear-filtered float textures (H062, R43-a).
 
-mod common;
+use crate::common;
 use common::{cli_convert, cli_convert_in, reports, require, tool_works};
 
 fn hipcc_ok() -> bool {

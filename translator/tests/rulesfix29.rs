@@ -1,7 +1,7 @@
 //! rulesfix29: per-lane spin locks (R45-a), H014's help by target (R45-b), T006 beside a hazard
 //! that names the token (R45-2), H011 on an `#error`-only branch (R45-3).
 
-mod common;
+use crate::common;
 use common::{cli_convert, cli_convert_in};
 
 /// Stderr with its line wraps undone.

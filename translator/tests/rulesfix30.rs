@@ -4,7 +4,7 @@
 //! H014's help for one target family alone (R45-b); H011 on an `#error`-only branch (R45-3).
 //! Every input here is written for these tests.
 
-mod common;
+use crate::common;
 
 use common::{convert_exact as convert, flat, help_of, report};
 

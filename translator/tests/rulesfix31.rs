@@ -3,7 +3,7 @@
 //! groups (R48-b); a do-while spin lock (V20-f); T033 (V20-b). Every input here is written for
 //! these tests.
 
-mod common;
+use crate::common;
 
 use common::{convert_exact as convert, diags, lines_of};
 

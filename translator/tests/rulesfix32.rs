@@ -4,7 +4,7 @@
 //! and of `__dp2a_lo`/`__dp2a_hi`; T033 on cuTENSOR 1.x's handle calls. Every input here is
 //! written for these tests.
 
-mod common;
+use crate::common;
 
 use common::{convert_exact, diags, help_of, report};
 

@@ -1,7 +1,7 @@
 //! NVTX's plain-name macros (R27-d, R27-1), and driver-API calls HIP has no equivalent of
 //! whose port is known: cache hints AMD GPUs ignore, and the legacy launch sequence (R28-1).
 
-mod common;
+use crate::common;
 use common::{
     hipcc_compile, require, summary, tool_works, translate_at as convert, write_files, ROCTX_STUB,
 };

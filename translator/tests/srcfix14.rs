@@ -3,7 +3,7 @@
 //! P1); a file that calls NVTX through another header's declarations gets rocTX's header
 //! (R27-d, torch-harmonics).
 
-mod common;
+use crate::common;
 use common::{
     hipcc_compile, require, summary, tool_works, translate_at as translate, write_files, ROCTX_STUB,
 };

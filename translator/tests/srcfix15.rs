@@ -3,7 +3,7 @@
 //! come through a converted project header that includes NVTX's header gets no second rocTX
 //! include (R27-d follow-up, verify11 n6).
 
-mod common;
+use crate::common;
 use common::{require, tool_works, translate_at as translate, write_files, ROCTX_STUB};
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! whose arguments tree-sitter reads as a function's parameters (R36-a), and the hipSPARSE
 //! triangular solves that take one more argument than cuSPARSE's (R36-b).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, have_tool, hipcc_compile, reports};
 
 // R36-a ----------------------------------------------------------------------------------------

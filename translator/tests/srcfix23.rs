@@ -2,7 +2,7 @@
 //! H001's explain page on run-time widths in 32-wide code, and H044 inside a `__CUDA_ARCH__`
 //! branch that H011 reports (R37-1).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, reports, write_files};
 use std::process::Command;
 

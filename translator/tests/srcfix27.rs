@@ -1,7 +1,7 @@
 //! Findings fixed by srcfix27: T006 on names a project header of the input defines (R40-2), and
 //! T008 on `typeid` of a type (R40-3).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, reports};
 
 // R40-2 ----------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! `new T*[n]` (R43-3); T006 on names a project header found through a build file's include
 //! directory defines (V18-i).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, reports};
 
 // R42-a ----------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! (R46-b); cuTENSOR → hipTensor (R46-a); what ROCm offers for NVML, nvJPEG and NPP in the
 //! diagnostics (R46-1); the missing-include note for cuda-samples' `helper_multiprocess.h` (R46-2).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, have_tool, hipcc_compile, reports, write_files};
 
 // R46-b ----------------------------------------------------------------------------------------

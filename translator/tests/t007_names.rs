@@ -1,7 +1,7 @@
 //! T007's list of a header's names counts the names the code uses, not the headers the file
 //! includes (verify20 V20-h: `<nppi_filtering_functions.h>` was listed as one of `npp.h`'s names).
 
-mod common;
+use crate::common;
 
 #[test]
 fn an_included_header_path_is_not_one_of_the_names_used() {

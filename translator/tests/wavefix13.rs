@@ -3,7 +3,7 @@
 //! early return beside `cub::WarpReduce` (R27-c), `WARP_SIZE` defined in a project `#ifdef`
 //! (R28-c), and a row width's H001 once H048 has fixed the shuffles (R27-e).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, reports};
 
 // R27-a ----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, cli_convert_in as convert_in, reports};
 
 /// hipcc, where installed (under `CI=true` it must be).

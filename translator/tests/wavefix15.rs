@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{cli_convert_in as convert_in, reports, write_files};
 
 /// hipcc, where installed (under CI it must be).

@@ -4,7 +4,7 @@
 //! a project header's `_sync` wrapper run by 32 lanes (R31-a) and NVRTC text included into an
 //! initializer (R32-b).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, reports};
 
 /// The H001 findings of `stderr` at error severity.

@@ -3,7 +3,7 @@
 //! macro (`#define FULLMASK 0xffffffff`) used inside shuffle macros (R31-c); a mask after a
 //! comment and the other spellings code widens (PE-2).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, cli_convert_in, have_tool, reports, write_files};
 use std::process::Command;
 

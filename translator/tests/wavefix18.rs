@@ -3,7 +3,7 @@
 //! arguments (R31-d), segment-safe sites beside one absolute-lane shuffle (R31-3), and
 //! qualifier macros defined in an input header the file does not include (R32-1).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, reports};
 
 /// The H001 findings of `stderr` at error severity.

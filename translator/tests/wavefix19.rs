@@ -3,7 +3,7 @@
 //! the declaration in scope (R34-d), cooperative-groups shuffles of vectors and structs (R34-b)
 //! and the device runtime called through a macro (V15-b).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, have_tool, hipcc_compile, reports};
 
 // R34-a ----------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //! warp-size constant whose uses are all right on 64-lane wavefronts (R33-d), and one hazard
 //! reported twice, with the error's help not the fix (R34-3).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, reports};
 
 // R34-c ----------------------------------------------------------------------------------------

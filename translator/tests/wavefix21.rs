@@ -3,7 +3,7 @@
 //! under any name (R35-a) and the help for one the host reads (R35-b); `CUB_VERSION` (R35-c);
 //! an H001 note on the CUDA arm beside H055 (R35-2).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, cli_convert_in, reports, require, tool_works};
 
 // V16-a ----------------------------------------------------------------------------------------

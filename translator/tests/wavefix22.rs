@@ -4,7 +4,7 @@
 //! (V16-b), and shuffles with a run-time width in 32-wide blocks made the block row's
 //! `WARP_SIZE = 32` an error (R35-d).
 
-mod common;
+use crate::common;
 use common::{cli_convert, cli_convert_in, have_tool, hipcc_compile, reports};
 
 fn errors<'s>(err: &'s str, id: &str) -> Vec<&'s str> {

@@ -2,7 +2,7 @@
 //! by `#ifdef __CUDA_ARCH__` (R38-b), and H011's help naming the cooperative-groups calls HIP
 //! lacks in a guarded kernel body (R37-1).
 
-mod common;
+use crate::common;
 use common::{cli_convert as convert, cli_convert_in, reports, require, tool_works};
 
 // R38-b ----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! wavefix24: lane masks passed through function-like macros (V17-b), mask macros `#undef`'d
 //! and defined again (V17-c), and launches written in a function-like macro's body (V17-e).
 
-mod common;
+use crate::common;
 use common::{cli_convert, cli_convert_in, have_tool, hipcc_compile, reports, summary};
 use hipport::diag::Diagnostic;
 use hipport_rules::Version;

@@ -4,7 +4,7 @@
 //! offsets as segment code (R40-d, R39-b, R39-c); H061 through `dim3` (V17-d); old capability
 //! checks as H037 notes (R40-4); 32-lane CUB warps fed by `warpSize` strides (R40-a).
 
-mod common;
+use crate::common;
 use common::{cli_convert_in, reports, require, tool_works};
 
 // R39-a / R41-b / R41-2 ------------------------------------------------------------------------

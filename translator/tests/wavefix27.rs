@@ -3,7 +3,7 @@
 //! several arguments (V18-d), namespace renames counted as their own family (R42-1), and the
 //! round-to-nearest twin of directed-rounding intrinsics HIP lacks (R43-2).
 
-mod common;
+use crate::common;
 use common::{cli_convert, cli_convert_in, have_tool, hipcc_compile, reports, summary};
 use hipport::diag::Diagnostic;
 use hipport_rules::Version;

@@ -4,7 +4,7 @@
 //! `0xffffffffull` rather than widened to all 64 lanes (R44-b), and a ballot's bits 32-63 are 0,
 //! so keeping it in 32 bits is exact: H004 says so in a note (R44-c).
 
-mod common;
+use crate::common;
 use common::{cli_convert, reports};
 use hipport::diag::{Diagnostic, Severity};
 use hipport_rules::Version;

@@ -3,7 +3,7 @@
 //! 32-entry shared array read at the lane index), V19-e (the mirrored dead `CUDA_VERSION`
 //! branches).
 
-mod common;
+use crate::common;
 use hipport::analysis::{self, AnalysisOptions};
 use hipport::diag::Severity;
 use hipport::translate::{translate_source, Options};

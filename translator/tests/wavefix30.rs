@@ -3,7 +3,7 @@
 //! sums), R47-d (a width-32 loop that starts at `warpSize / 2`), R48-a (out-of-line qualified
 //! definitions), R48-g (a warp index passed as a parameter).
 
-mod common;
+use crate::common;
 use hipport::diag::Severity;
 use hipport_rules::Version;
 

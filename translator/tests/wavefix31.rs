@@ -3,7 +3,7 @@
 //! divisor a project header fixes), verify21 V21-a (a 32-entry shared array written at a
 //! `% warpSize` lane).
 
-mod common;
+use crate::common;
 use hipport::diag::Severity;
 use hipport_rules::Version;
 
