@@ -6,18 +6,9 @@
 
 use crate::common;
 
-use common::{convert_exact as convert, flat, help_of, report};
+use common::{convert_exact as convert, explain, flat, help_of, report};
 
 use std::process::Command;
-
-/// `hipport explain NAME`'s stdout.
-fn explain(name: &str) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["explain", name])
-        .output()
-        .expect("hipport runs");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 // ---- R45-1: T001's help from the rules' replacement ----
 

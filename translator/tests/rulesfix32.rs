@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{convert_exact, diags, help_of, report};
+use common::{convert_exact, diags, explain, help_of, report};
 
 use std::process::Command;
 
@@ -189,14 +189,6 @@ __device__ inline half larger(half a, half b) {
 }
 
 // ---- help texts of the rules ----
-
-fn explain(name: &str) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["explain", name])
-        .output()
-        .expect("hipport runs");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 #[test]
 fn bf16_constants_are_written_with_the_bf16_bit_cast() {

@@ -324,7 +324,12 @@ first (`(uint32_t)(__ballot(p) >> (__lane_id() & 32))` in the function, broadcas
 32). In a function that places lanes within 32 \
 (`threadIdx.x & 31`) or reads `threadIdx.y` (blocks 32 threads wide: each 32-lane half of a \
 wavefront is a row), the help also gives this half's bits, `(unsigned)(__ballot(p) >> \
-(__lane_id() & 32))`, and no fix is applied.
+(__lane_id() & 32))`, and no fix is applied. A ballot passed to a function of the file whose \
+parameter is 32 bits wide (`int popc(unsigned x)`, `bfe(unsigned x, ...)`) is cut to lanes 0-31 \
+there whatever the variable's type, so it is reported at the call, and the variable's \
+declaration gets no fix: for code that keeps groups of 32 lanes take each group's half where the \
+vote is made, `unsigned bits = (unsigned)(__ballot(p) >> (__lane_id() & ~31));`, and for a vote \
+of the whole wavefront make the function take `unsigned long long`.
 
 From HIP 6.2 (with `HIP_ENABLE_WARP_SYNC_BUILTINS` before 7.0) the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
 `g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \

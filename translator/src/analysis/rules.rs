@@ -3861,6 +3861,7 @@ fn takes_ballot_half(a: &Analyzer, n: Node) -> bool {
     [
         &b">>(__lane_id()&32)"[..],
         b">>(__lane_id()&0x20)",
+        b">>(__lane_id()&~31)",
         b">>(threadIdx.x&32)",
         b">>(threadIdx.x&0x20)",
     ]
@@ -5430,24 +5431,8 @@ fn one_lane_loop(a: &Analyzer, lp: Node, depth: usize) -> bool {
 /// passed as `&name`); with `any_ptr`, an atomic release of any lock (a helper's `release_lock`).
 fn releases(region: &[u8], ptr: &[u8], value: &[u8], any_ptr: bool) -> bool {
     let r = squeeze(region);
-    let ends = |i: usize, names: &[&[u8]]| names.iter().any(|w| r[..i].ends_with(w));
-    // Atomic releases: find each call's argument list.
-    for (i, _) in r.iter().enumerate().filter(|(_, &b)| b == b'(') {
-        let exch = ends(
-            i,
-            &[b"atomicExch", b"atomicExch_block", b"atomicExch_system"],
-        );
-        let cas = ends(i, &[b"atomicCAS", b"atomicCAS_block", b"atomicCAS_system"]);
-        if !exch && !cas {
-            continue;
-        }
-        let Some(v) = top_level_args(&r[i + 1..]) else {
-            continue;
-        };
-        let want = if exch { 2 } else { 3 };
-        if v.len() == want && (any_ptr || v[0] == ptr) && v[want - 1] == value {
-            return true;
-        }
+    if atomic_release(&r, value, |p| any_ptr || p == ptr) {
+        return true;
     }
     let mut stores: Vec<Vec<u8>> = Vec::new();
     if let Some(name) = ptr.strip_prefix(b"&") {
@@ -5463,6 +5448,44 @@ fn releases(region: &[u8], ptr: &[u8], value: &[u8], any_ptr: bool) -> bool {
                 || !(r[at - 1].is_ascii_alphanumeric()
                     || matches!(r[at - 1], b'_' | b'=' | b'!' | b'<' | b'>'))
         })
+    })
+}
+
+/// Whether squeezed text `r` has an atomic release (`atomicExch(p, value)`, `atomicCAS(p, x,
+/// value)`) whose pointer `p` passes `ptr_ok`.
+fn atomic_release(r: &[u8], value: &[u8], ptr_ok: impl Fn(&[u8]) -> bool) -> bool {
+    let ends = |i: usize, names: &[&[u8]]| names.iter().any(|w| r[..i].ends_with(w));
+    // Find each call's argument list.
+    for (i, _) in r.iter().enumerate().filter(|(_, &b)| b == b'(') {
+        let exch = ends(
+            i,
+            &[b"atomicExch", b"atomicExch_block", b"atomicExch_system"],
+        );
+        let cas = ends(i, &[b"atomicCAS", b"atomicCAS_block", b"atomicCAS_system"]);
+        if !exch && !cas {
+            continue;
+        }
+        let Some(v) = top_level_args(&r[i + 1..]) else {
+            continue;
+        };
+        let want = if exch { 2 } else { 3 };
+        if v.len() == want && ptr_ok(v[0]) && v[want - 1] == value {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `region` releases, by an atomic that writes `value` back, a lock whose pointer names
+/// `base` (`atomicExch(&locks[b], 0)` for the file's `locks`, `atomicExch(m, 0)` for a
+/// member `m`): a lock that outlives the function taking it, released by another function
+/// (verify21 V21-e's `unlock_bucket`, a struct's `unlock()`).
+fn releases_named(region: &[u8], base: &[u8], value: &[u8]) -> bool {
+    let Ok(base) = std::str::from_utf8(base) else {
+        return false;
+    };
+    atomic_release(&squeeze(region), value, |p| {
+        crate::lexer::whole_words(p, base).next().is_some()
     })
 }
 
@@ -5581,10 +5604,22 @@ fn spin_lock<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, argv: &[Node
             && crate::lexer::whole_words(&params, std::str::from_utf8(&base).unwrap_or(""))
                 .next()
                 .is_some();
+        let outside =
+            || -> Vec<u8> { [&a.src[..func.start_byte()], &a.src[func.end_byte()..]].concat() };
         if is_param {
-            let outside: Vec<u8> =
-                [&a.src[..func.start_byte()], &a.src[func.end_byte()..]].concat();
-            released = releases(&outside, b"", &value, true) || releases(after, b"", &value, true);
+            released =
+                releases(&outside(), b"", &value, true) || releases(after, b"", &value, true);
+        } else if !base.is_empty() {
+            // A lock the function does not declare (the file's `__device__ int locks[N]`, a
+            // member of the struct whose `lock()` this is): released by another function of
+            // the file (`unlock_bucket(b)`, `unlock()`), as a parameter's lock is (V21-e).
+            let name = std::str::from_utf8(&base).unwrap_or("");
+            let local = a
+                .lookup(name, lp.start_byte())
+                .is_some_and(|d| d.decl.start_byte() >= func.start_byte());
+            if !local {
+                released = releases_named(&outside(), &base, &value);
+            }
         }
     }
     if !released || one_lane_loop(a, lp, 0) {
@@ -5710,6 +5745,10 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             | "atomicExch_system"
     ) {
         spin_lock(a, n, name, &argv);
+    }
+    // R49-a: a ballot passed into a 32-bit parameter of the file's own function.
+    if !name.starts_with("__") && a.funcs.iter().any(|f| !f.kernel) {
+        ballot_into_narrow_param(a, n);
     }
     let segment = super::row_warps::is_warp_op(name).then(|| {
         let sync = usize::from(name.ends_with("_sync"));
@@ -8766,6 +8805,18 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         "returns a 64-bit mask in HIP"
     };
     let (help, fix) = stored_ballot_help(a, ty, fix);
+    let name = n
+        .field(FIELDS.declarator)
+        .filter(|d| d.kind_name() == "identifier")
+        .map(|d| a.text(d));
+    // R49-a: a variable that goes on into 32-bit parameters is not fixed by widening it.
+    let (help, fix) = match name {
+        Some(name) => {
+            let vote = (!derived).then(|| super::norm_ws(a.text(value)));
+            without_narrow_param_fix(a, n, decl.start_byte(), name, vote.as_deref(), help, fix)
+        }
+        None => (help, fix),
+    };
     let (what, help, fix) = match ballot_function_of(a, value) {
         Some(bf) => {
             let (what, help) = ballot_function_words(&bf);
@@ -8773,10 +8824,6 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         }
         None => (what.to_string(), help, fix),
     };
-    let name = n
-        .field(FIELDS.declarator)
-        .filter(|d| d.kind_name() == "identifier")
-        .map(|d| a.text(d));
     let (help, fix) = match name {
         Some(name) => with_printf_widening(a, n, decl.start_byte(), name, help, fix),
         None => (help, fix),
@@ -8976,6 +9023,16 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
         widen_ballot_var_fix(a, &d, a.text(l))
     };
     let (help, fix) = stored_ballot_help(a, n, fix);
+    let vote = direct.then(|| super::norm_ws(a.text(r)));
+    let (help, fix) = without_narrow_param_fix(
+        a,
+        n,
+        d.decl.start_byte(),
+        a.text(l),
+        vote.as_deref(),
+        help,
+        fix,
+    );
     let help = if narrow_constant && fix.is_empty() && help == format!("declare it `{WIDE}`") {
         format!("declare `{}` `{WIDE}`, write the 32-bit constants combined with the ballot for 64 lanes (`0xffffffff` -> `~0ull`), and count it with `__popcll`/`__ffsll`", a.text(l))
     } else {
@@ -9443,6 +9500,280 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
         }
     }
     fix
+}
+
+/// An argument of a call of the file's own function that carries a 64-bit ballot into a
+/// parameter declared 32 bits wide (moderngpu's `popc(unsigned)` and `bfe(unsigned, ...)`
+/// taking `bits = __ballot(x)`): the call keeps lanes 0-31 of it, however wide the variable
+/// (realuser49 R49-a).
+struct NarrowParam<'a, 't> {
+    /// The argument.
+    arg: Node<'t>,
+    /// The function called.
+    callee: &'a str,
+    /// The parameter's type as written, and its name where it has one.
+    ty: String,
+    param: Option<&'a str>,
+    /// Where the function is defined (the first definition that takes the argument).
+    def: usize,
+}
+
+/// The parameter declarations of function definition `def`, in order.
+fn parameter_decls<'t>(def: Node<'t>) -> Vec<Node<'t>> {
+    let mut d = def.field(FIELDS.declarator);
+    for _ in 0..4 {
+        match d {
+            Some(x) if x.kind_name() == "function_declarator" => break,
+            Some(x) => d = x.field(FIELDS.declarator),
+            None => return vec![],
+        }
+    }
+    d.and_then(|d| d.field(FIELDS.parameters))
+        .map(|ps| {
+            crate::parse::named_children(ps)
+                .filter(|p| p.kind_name().ends_with("parameter_declaration"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether argument `arg` holds a 64-bit ballot as it is passed: a value [`ballot_valued`]
+/// holds, or a variable declared without one and given a ballot by an assignment before
+/// `at`. A right shift (`b >> 32`, `b >> (__lane_id() & 32)`) or a mask of low lanes (`b &
+/// 0xff`) picks 32 bits on purpose.
+fn carries_ballot(a: &Analyzer, arg: Node, at: usize) -> bool {
+    let mut x = arg;
+    while x.kind_name() == "parenthesized_expression" {
+        match x.named_child(0) {
+            Some(c) => x = c,
+            None => return false,
+        }
+    }
+    if x.kind_name() == "binary_expression" {
+        let op = x.field(FIELDS.operator).map(|o| a.text(o));
+        if op == Some(">>") || op == Some("&") && narrow_mask_operand(a, x).is_some() {
+            return false;
+        }
+    }
+    if ballot_valued(a, x, 0) {
+        return true;
+    }
+    if x.kind_name() != "identifier" {
+        return false;
+    }
+    let name = a.text(x);
+    let Some(d) = a
+        .lookup(name, x.start_byte())
+        .filter(|d| d.init.is_none() && !d.pointer)
+    else {
+        return false;
+    };
+    let Some(body) = a
+        .func_at(at)
+        .and_then(|f| f.node.field(FIELDS.body))
+        .filter(|b| b.start_byte() <= d.decl.start_byte())
+    else {
+        return false;
+    };
+    let mut assigned = false;
+    crate::parse::walk_subtree(body, |y| {
+        if y.start_byte() >= at {
+            return crate::parse::Visit::Stop;
+        }
+        assigned = y.kind_name() == "assignment_expression"
+            && y.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=")
+            && y.field(FIELDS.left)
+                .is_some_and(|l| l.kind_name() == "identifier" && a.text(l) == name)
+            && y.field(FIELDS.right).is_some_and(|r| ballot_carried(a, r));
+        if assigned {
+            crate::parse::Visit::Stop
+        } else {
+            crate::parse::Visit::Descend
+        }
+    });
+    assigned
+}
+
+/// The arguments of `call` (a call of a function of the file by its plain name) that carry a
+/// ballot into a parameter declared 32 bits wide in every definition of that name that takes
+/// as many arguments (an overload for 64 bits, `popc(uint64)`, takes the widened value).
+fn narrow_params<'a, 't>(a: &Analyzer<'a, 't>, call: Node<'t>) -> Vec<NarrowParam<'a, 't>> {
+    let plain = call
+        .field(FIELDS.function)
+        .is_some_and(|f| matches!(f.kind_name(), "identifier" | "template_function"));
+    let Some(name) = callee(a, call).filter(|_| plain && a.names_vote()) else {
+        return vec![];
+    };
+    if BALLOTS.contains(&name) {
+        return vec![];
+    }
+    let argv = args(call);
+    if argv.is_empty() {
+        return vec![];
+    }
+    let defs: Vec<(Node, Vec<Node>)> = a
+        .funcs
+        .iter()
+        .filter(|f| !f.kernel && function_name(a, f.node) == Some(name))
+        .map(|f| (f.node, parameter_decls(f.node)))
+        .filter(|(_, ps)| ps.len() >= argv.len())
+        .collect();
+    if defs.is_empty() {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for (i, &arg) in argv.iter().enumerate() {
+        // The parameter of each definition: 32 bits wide, by value or const reference.
+        let narrow: Option<Vec<(String, Option<&'a str>)>> = defs
+            .iter()
+            .map(|(_, ps)| {
+                let p = ps[i];
+                let ty = super::norm_ws(a.text(p.field(FIELDS.type_)?));
+                let decl = p.field(FIELDS.declarator);
+                let by_value = decl
+                    .is_none_or(|d| matches!(d.kind_name(), "identifier" | "reference_declarator"));
+                (by_value && a.is_32bit(&ty)).then(|| {
+                    let pname = decl
+                        .and_then(|d| super::declarator_name(d).0)
+                        .map(|n| a.text(n));
+                    (ty, pname)
+                })
+            })
+            .collect();
+        let Some(narrow) = narrow else { continue };
+        if !carries_ballot(a, arg, call.start_byte()) {
+            continue;
+        }
+        let (ty, param) = narrow[0].clone();
+        out.push(NarrowParam {
+            arg,
+            callee: name,
+            ty,
+            param,
+            def: defs[0].0.start_byte(),
+        });
+    }
+    out
+}
+
+/// The form H004's help gives for code that keeps 32-lane groups: this thread's half of the
+/// vote, taken where the vote is made (`__lane_id() & ~31` is 0 on 32-lane wavefronts and 0 or
+/// 32 on 64-lane ones).
+fn half_vote(ty: &str, vote: &str) -> String {
+    format!("({ty})({vote} >> (__lane_id() & ~31))")
+}
+
+/// H004 at a call of the file's own function that takes a ballot in a 32-bit parameter (see
+/// [`narrow_params`]).
+fn ballot_into_narrow_param<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
+    for np in narrow_params(a, call) {
+        let arg = snippet(a.text(np.arg));
+        let def_line = a.index.position(np.def).0;
+        let param = np
+            .param
+            .map(|p| format!("parameter `{p}`, "))
+            .unwrap_or_default();
+        // The variable's own vote, where the argument is a variable initialised with one.
+        let vote = (np.arg.kind_name() == "identifier")
+            .then(|| a.lookup(a.text(np.arg), np.arg.start_byte()))
+            .flatten()
+            .and_then(|d| d.init)
+            .filter(|i| is_ballot_call(a, *i))
+            .map(|i| (a.text(np.arg), snippet(a.text(i))));
+        let keep = match &vote {
+            Some((v, call)) => format!("`unsigned {v} = {};`", half_vote("unsigned", call)),
+            None => format!("`{}`", half_vote("unsigned", "__ballot(p)")),
+        };
+        a.report(
+            &LANE_MASK_TRUNCATED,
+            Severity::Error,
+            np.arg,
+            format!(
+                "`{arg}` holds a 64-bit HIP ballot, and `{}` takes it as `{}` ({param}line {def_line}), which keeps lanes 0-31 only: on 64-lane wavefronts lanes 32-63 are dropped whether or not the variable is widened; {WAVE_NOTE}",
+                np.callee, np.ty
+            ),
+            Some(format!(
+                "where the code keeps groups of 32 lanes, give each its own half of the vote before it goes in: {keep}; where the vote is meant for the whole wavefront, make `{}` take `{WIDE}` (and count with `__popcll`, extract with 64-bit shifts)",
+                np.callee
+            )),
+            vec![],
+        );
+    }
+}
+
+/// The calls in the function holding `at` that pass variable `name` (declared by the
+/// declaration starting at `decl_start`) as a ballot into a 32-bit parameter of the file's own
+/// function: each with its line and the function's name and parameter type. Widening the
+/// variable alone leaves them cut (R49-a).
+fn narrow_param_uses(a: &Analyzer, at: Node, decl_start: usize, name: &str) -> Vec<String> {
+    let Some(body) = a
+        .func_at(at.start_byte())
+        .and_then(|f| f.node.field(FIELDS.body))
+    else {
+        return vec![];
+    };
+    if crate::lexer::whole_words(a.text(body).as_bytes(), name)
+        .nth(1)
+        .is_none()
+    {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    crate::parse::walk_subtree(body, |x| {
+        if x.kind_name() != "call_expression" || x.start_byte() < at.start_byte() {
+            return crate::parse::Visit::Descend;
+        }
+        for np in narrow_params(a, x) {
+            let mut names_var = false;
+            crate::parse::walk_subtree(np.arg, |y| {
+                if y.kind_name() == "identifier"
+                    && a.text(y) == name
+                    && a.lookup(name, y.start_byte())
+                        .is_some_and(|d| d.decl.start_byte() == decl_start)
+                {
+                    names_var = true;
+                    return crate::parse::Visit::Stop;
+                }
+                crate::parse::Visit::Descend
+            });
+            if names_var {
+                let line = a.index.position(x.start_byte()).0;
+                out.push(format!("`{}({})` at line {line}", np.callee, np.ty));
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    out.dedup();
+    out
+}
+
+/// A declaration fix of ballot variable `name` (H004) where the variable then goes into a
+/// 32-bit parameter (see [`narrow_param_uses`]): no fix, as the calls would still cut it, and a
+/// help that names them and gives both ways out.
+fn without_narrow_param_fix(
+    a: &Analyzer,
+    at: Node,
+    decl_start: usize,
+    name: &str,
+    vote: Option<&str>,
+    help: String,
+    fix: Vec<Edit>,
+) -> (String, Vec<Edit>) {
+    if fix.is_empty() {
+        return (help, fix);
+    }
+    let uses = narrow_param_uses(a, at, decl_start, name);
+    if uses.is_empty() {
+        return (help, fix);
+    }
+    let keep = half_vote("unsigned", vote.unwrap_or("__ballot(p)"));
+    (
+        format!(
+            "widening `{name}` alone is no fix: it goes on into 32-bit parameters ({}), which cut it to lanes 0-31 again; where the code keeps groups of 32 lanes, keep 32 bits and take this group's half of the vote: `unsigned {name} = {keep};`; where the vote is meant for the whole wavefront, declare it `{WIDE}` and make those functions take `{WIDE}` too (`__popcll`, 64-bit shifts)",
+            uses.join(", ")
+        ),
+        vec![],
+    )
 }
 
 /// H004 on `__popc`/`__ffs`/`__clz`/`__brev` of a vote (`n`, argument `arg`). Of the vote itself the

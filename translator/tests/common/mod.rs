@@ -396,3 +396,12 @@ pub fn diags(stderr: &str, file: &str) -> Vec<(String, usize, String)> {
 pub fn lines_of(d: &[(String, usize, String)], tag: &str) -> Vec<usize> {
     d.iter().filter(|x| x.0 == tag).map(|x| x.1).collect()
 }
+
+/// `hipport explain NAME`'s stdout (a diagnostic ID, or a CUDA name the rules know).
+pub fn explain(name: &str) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", name])
+        .output()
+        .expect("hipport runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
