@@ -58,6 +58,7 @@ mod rulesfix29;
 mod rulesfix30;
 mod rulesfix31;
 mod rulesfix32;
+mod rulesfix33;
 mod srcfix13;
 mod srcfix14;
 mod srcfix15;

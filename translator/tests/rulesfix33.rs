@@ -3,7 +3,7 @@
 //! advice for `_sync` names a live `#define` replaces (R49-f); cuTENSOR's `cutensor/types.h`
 //! (V21-g). Every input here is written for these tests.
 
-mod common;
+use crate::common;
 
 use common::{cli_convert, cli_convert_in, diags, help_of, lines_of, report};
 
