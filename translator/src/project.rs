@@ -3272,18 +3272,29 @@ pub fn convert_streaming(
         // this run got it and names this source (read once, the first time it is given).
         if o.diagnostics.iter().any(warp_sync_advice) {
             let builds = warp_builds.get_or_init(|| warp_defining_builds(cfg, builds, &root, tree));
-            let found = builds.iter().find(|b| b.names_source(&o.path)).or_else(|| {
-                // V18-h: a header is compiled by the build that compiles a source including it
-                // (the tree's includes are read once a run, the first time they are needed).
+            let mut found: Vec<&WarpDefining> =
+                builds.iter().filter(|b| b.names_source(&o.path)).collect();
+            if found.is_empty() {
+                // V18-h: a header is compiled by the builds that compile a source including it
+                // (the tree's includes are read once a run, the first time they are needed);
+                // V21-i: each of them is named.
                 let index = includes.get_or_init(|| IncludeIndex::read(cfg, &root));
-                index.build_of_includer(builds, &o.path)
-            });
-            if let Some(b) = found {
+                found = index.builds_of_includers(builds, &o.path);
+            }
+            if !found.is_empty() {
                 for d in o.diagnostics.iter_mut().filter(|d| warp_sync_advice(d)) {
                     let shown = d.file.strip_suffix(o.path.as_str()).unwrap_or("");
+                    let named: Vec<String> = found
+                        .iter()
+                        .map(|b| format!("`{shown}{}`", b.rel))
+                        .collect();
+                    let (list, verb) = match named.as_slice() {
+                        [one] => (one.clone(), "compiles"),
+                        [rest @ .., last] => (format!("{} and {last}", rest.join(", ")), "compile"),
+                        [] => continue,
+                    };
                     d.help = Some(format!(
-                        "hipport added -D{WARP_SYNC_MACRO} to `{shown}{}`, which compiles this file; HIP 7.0 and newer declare them without it",
-                        b.rel
+                        "hipport added -D{WARP_SYNC_MACRO} to {list}, which {verb} this file; HIP 7.0 and newer declare them without it"
                     ));
                 }
             }
@@ -3848,18 +3859,19 @@ impl IncludeIndex {
         Self(files)
     }
 
-    /// The build of `builds` that compiles a source including the header at `header`
+    /// The builds of `builds` that compile a source including the header at `header`
     /// (relative to the input root), directly or through other headers of the tree: an
-    /// `#include` whose path ends with the header's name. `None` for a file that is not a
-    /// header, or one no named source includes.
-    fn build_of_includer<'a>(
+    /// `#include` whose path ends with the header's name; each once, in the order of `builds`.
+    /// None for a file that is not a header, or one no named source includes.
+    fn builds_of_includers<'a>(
         &self,
         builds: &'a [WarpDefining],
         header: &str,
-    ) -> Option<&'a WarpDefining> {
+    ) -> Vec<&'a WarpDefining> {
         let is_header = |p: &str| HEADER_EXTS.contains(&file_ext(p).as_str());
+        let mut out: Vec<&'a WarpDefining> = Vec::new();
         if builds.is_empty() || !is_header(header) {
-            return None;
+            return out;
         }
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::from([header]);
         let mut wanted: Vec<&str> = vec![header];
@@ -3870,16 +3882,23 @@ impl IncludeIndex {
                 if seen.contains(rel.as_str()) || !paths.iter().any(names) {
                     continue;
                 }
-                if let Some(b) = builds.iter().find(|b| b.names_source(rel)) {
-                    return Some(b);
-                }
                 seen.insert(rel);
-                if is_header(rel) {
+                let compiling: Vec<&'a WarpDefining> =
+                    builds.iter().filter(|b| b.names_source(rel)).collect();
+                if !compiling.is_empty() {
+                    for b in compiling {
+                        if !out.iter().any(|o| std::ptr::eq(*o, b)) {
+                            out.push(b);
+                        }
+                    }
+                } else if is_header(rel) {
                     wanted.push(rel);
                 }
             }
         }
-        None
+        // In the order of the builds (the tree's order), whatever order the includes were read in.
+        out.sort_by_key(|b| builds.iter().position(|x| std::ptr::eq(x, *b)));
+        out
     }
 }
 

@@ -46,26 +46,7 @@ fn cutensor_links_follow_the_sources() {
     );
 }
 
-const KERNEL: &str = "#include <cstdio>\n__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\nint main() { std::printf(\"ok\\n\"); return 0; }\n";
-
-/// Runs `bash build.sh` in `dir` with the real hipcc first on PATH: its output, or None where
-/// bash or hipcc is missing (a failure under `CI=true`).
-fn bash_script(dir: &std::path::Path) -> Option<(bool, String)> {
-    if !common::require(
-        common::have_tool("bash") && common::have_tool("hipcc"),
-        "SKIPPED: bash or hipcc missing",
-    ) {
-        return None;
-    }
-    let o = std::process::Command::new("bash")
-        .arg("build.sh")
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    Some((o.status.success(), text))
-}
+const KERNEL: &str = common::KERNEL_MAIN;
 
 /// V20-c: a script that builds nvcc's `-gencode` flags into a variable in a `for` loop (on its
 /// own lines, or on one line with `$arch` unbraced) and runs `nvcc $GENCODE`: the loop's flags
@@ -90,7 +71,9 @@ fn shell_loop_gencode_flags_are_converted() {
             "{sh}"
         );
         assert!(!err.contains("named no GPU architecture"), "{err}");
-        if let Some((ok, text)) = bash_script(&t.path().join("out")) {
+        if let Some((ok, text)) =
+            common::run_tool_in(&t.path().join("out"), "bash", &["build.sh"], &["hipcc"])
+        {
             assert!(ok, "{sh}\n{text}");
         }
     }
@@ -305,7 +288,9 @@ fn shell_nvcc_guards_follow_the_converted_lines() {
         err.contains("the same in 1 more place of this file: line 4"),
         "{err}"
     );
-    if let Some((ok, text)) = bash_script(&t.path().join("out")) {
+    if let Some((ok, text)) =
+        common::run_tool_in(&t.path().join("out"), "bash", &["build.sh"], &["hipcc"])
+    {
         assert!(ok, "{sh}\n{text}");
     }
     // Not converted (nvcc run through a variable): the test stays.

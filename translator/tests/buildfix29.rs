@@ -3,27 +3,9 @@
 //! (FindNCCL's capitalised variables in CMake) and R46-a(a) (hipTensor built for an RDNA GPU).
 
 use crate::common;
-use common::{cli_convert_in, cmake_configure_with, have_tool, reports, require, write_files};
-use std::path::Path;
-use std::process::Command;
+use common::{cli_convert_in, cmake_configure_with, have_tool, reports, run_tool_in, write_files};
 
-const KERNEL: &str = "#include <cstdio>\n__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\nint main() { std::printf(\"ok\\n\"); return 0; }\n";
-
-/// Runs `program args` in `dir`: whether it succeeded and its output, or None where the program
-/// is missing (a failure under `CI=true`).
-fn run_in(dir: &Path, program: &str, args: &[&str]) -> Option<(bool, String)> {
-    if !require(have_tool(program), &format!("SKIPPED: {program} missing")) {
-        return None;
-    }
-    let o = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    Some((o.status.success(), text))
-}
+const KERNEL: &str = common::KERNEL_MAIN;
 
 /// R47-2: a host link's `-L` into CUDA rewritten whole to `-L$(ROCM_PATH)/lib` is a note (a
 /// severity B006's catalog entry lists); a `-L` hipport cannot rewrite (not a `lib` directory,
@@ -57,7 +39,7 @@ fn rewritten_library_path_is_a_note_and_a_kept_one_a_warning() {
     );
     let info = hipport::diag::find("B006").unwrap();
     assert!(hipport::diag::severities(info).contains(&hipport::diag::Severity::Note));
-    if let Some((ok, text)) = run_in(&t.path().join("out"), "make", &["-n", "app"]) {
+    if let Some((ok, text)) = run_tool_in(&t.path().join("out"), "make", &["-n", "app"], &[]) {
         assert!(ok && text.contains("-L/opt/rocm/lib"), "{text}");
     }
 }
@@ -74,7 +56,7 @@ fn quoted_nvcc_lookups_become_hipcc() {
     assert!(out[0].contains(want), "{}\n{err}", out[0]);
     assert!(!out[0].contains("nvcc"), "{}", out[0]);
     if have_tool("hipcc") || common::in_ci() {
-        if let Some((ok, text)) = run_in(&t.path().join("out"), "bash", &["build.sh"]) {
+        if let Some((ok, text)) = run_tool_in(&t.path().join("out"), "bash", &["build.sh"], &[]) {
             assert!(ok, "{}\n{text}", out[0]);
         }
     }

@@ -23,6 +23,7 @@ mod buildfix26;
 mod buildfix27;
 mod buildfix28;
 mod buildfix29;
+mod buildfix30;
 mod cli;
 mod clifix17;
 mod corpus;

@@ -723,13 +723,114 @@ fn rocm_set_up(c: &[u8]) -> bool {
         || t == b"torch.utils.cpp_extension.ROCM_HOME"
 }
 
+/// A part of a Python file that runs only on CUDA builds of PyTorch (see [`cuda_only_spans`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CudaOnly {
+    /// The byte range of the code.
+    pub range: std::ops::Range<usize>,
+    /// The offset of the header of the test that sends ROCm elsewhere.
+    pub decided_at: usize,
+    /// For a function all of whose uses are in such parts: its name, the offset of its `def`,
+    /// and the offsets of those uses.
+    pub helper: Option<(String, usize, Vec<usize>)>,
+}
+
 /// The parts of a Python file that run only on CUDA builds of PyTorch: the body of an `if`/`elif`
 /// whose condition is true exactly on CUDA (`if not torch.version.hip:`, `if torch.version.hip is
 /// None:`, `if not HIP_BUILD:` where `HIP_BUILD = bool(torch.version.hip)`), and each later
 /// `elif`/`else` of a chain with a condition true exactly on ROCm (`if torch.version.hip: ...
 /// else: <here>`). Each part is a byte range of the body with the offset of the header that
 /// decides it. Conditions that test anything else as well decide nothing.
-pub(crate) fn cuda_only_spans(src: &[u8]) -> Vec<(std::ops::Range<usize>, usize)> {
+///
+/// With `helpers`, also the bodies (header included) of the file's top-level functions whose every use is in such a part (R49-b: causal-conv1d's
+/// `get_cuda_bare_metal_version`, called only in the `else:` of `if HIP_BUILD:`); a function
+/// used only from such functions counts too. A function that is not used in the file, or that
+/// is decorated (the decorator may register it), is not one.
+pub(crate) fn cuda_only_spans(src: &[u8], helpers: bool) -> Vec<CudaOnly> {
+    let spans = cuda_only_chains(src);
+    if !helpers || spans.is_empty() {
+        return spans
+            .into_iter()
+            .map(|(range, decided_at)| CudaOnly {
+                range,
+                decided_at,
+                helper: None,
+            })
+            .collect();
+    }
+    let code = blank_strings_and_comments(src);
+    let stmts = statements(&code);
+    // Top-level functions: name, `def` offset, whole range (header and body).
+    let mut defs: Vec<(String, usize, std::ops::Range<usize>)> = Vec::new();
+    for (k, s) in stmts.iter().enumerate() {
+        let text = &code[s.start..s.end];
+        if s.indent != 0 || !starts_with_words(text, &[b"def"]) {
+            continue;
+        }
+        if k > 0 && code[stmts[k - 1].start] == b'@' {
+            continue;
+        }
+        let rest = text[3..].trim_ascii_start();
+        let len = rest.iter().take_while(|&&b| is_ident(b)).count();
+        if len == 0 {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&rest[..len]).into_owned();
+        let end = stmts[k + 1..]
+            .iter()
+            .take_while(|t| t.indent > 0)
+            .last()
+            .map_or(s.end, |t| t.end);
+        defs.push((name, s.start, s.start..end));
+    }
+    let mut out: Vec<CudaOnly> = spans
+        .into_iter()
+        .map(|(range, decided_at)| CudaOnly {
+            range,
+            decided_at,
+            helper: None,
+        })
+        .collect();
+    let mut done = vec![false; defs.len()];
+    loop {
+        let mut grew = false;
+        for (d, (name, def_at, whole)) in defs.iter().enumerate() {
+            if done[d] {
+                continue;
+            }
+            // A name defined twice is not told apart.
+            if defs.iter().filter(|o| &o.0 == name).count() > 1 {
+                continue;
+            }
+            let uses: Vec<usize> = find_word(&code, name)
+                .into_iter()
+                .filter(|at| !whole.contains(at))
+                .collect();
+            let Some(&first) = uses.first() else {
+                continue;
+            };
+            let holder = |at: usize| out.iter().find(|p| p.range.contains(&at));
+            if !uses.iter().all(|&at| holder(at).is_some()) {
+                continue;
+            }
+            let decided_at = holder(first).map_or(0, |p| p.decided_at);
+            out.push(CudaOnly {
+                range: whole.clone(),
+                decided_at,
+                helper: Some((name.clone(), *def_at, uses)),
+            });
+            done[d] = true;
+            grew = true;
+        }
+        if !grew {
+            break;
+        }
+    }
+    out
+}
+
+/// The `if`/`elif`/`else` parts of [`cuda_only_spans`], each with its deciding header.
+fn cuda_only_chains(src: &[u8]) -> Vec<(std::ops::Range<usize>, usize)> {
     if memchr::memmem::find(src, b"version.").is_none()
         && memchr::memmem::find(src, b"IS_HIP_EXTENSION").is_none()
     {
@@ -1174,9 +1275,9 @@ if os.getenv('FAST'):\n    define_macros.append(('FAST', None))\n";
         // simple-knn's shape: the name is assigned under a version check, the ROCm test sits
         // beside `ROCM_HOME is not None`, which every ROCm build that compiles has.
         let src = "is_rocm = False\nif TORCH_MAJOR > 1:\n  is_rocm = True if ((torch.version.hip is not None) and (ROCM_HOME is not None)) else False\ndef get_sources():\n    if is_rocm:\n        return ['a.hip']\n    else:\n        return ['a.cu']\nfast = torch.version.hip and ROCM_HOME and args.fast\nif fast:\n    x = 1\nelse:\n    y = 2\nif bool(ROCM_HOME) and not torch.version.hip:\n    z = 3\nelse:\n    w = 4\n";
-        let spans: Vec<&str> = cuda_only_spans(src.as_bytes())
+        let spans: Vec<&str> = cuda_only_spans(src.as_bytes(), false)
             .into_iter()
-            .map(|(r, _)| &src[r])
+            .map(|p| &src[p.range])
             .collect();
         // Beside anything else the test decides nothing; a CUDA test beside ROCM_HOME is no
         // test of the build either (ROCM_HOME is unset there).
@@ -1186,9 +1287,14 @@ if os.getenv('FAST'):\n    define_macros.append(('FAST', None))\n";
     #[test]
     fn cuda_only_spans_follow_exact_rocm_tests() {
         let spans = |src: &str| -> Vec<(String, usize)> {
-            cuda_only_spans(src.as_bytes())
+            cuda_only_spans(src.as_bytes(), false)
                 .into_iter()
-                .map(|(r, at)| (src[r].to_string(), src[..at].lines().count() + 1))
+                .map(|p| {
+                    (
+                        src[p.range].to_string(),
+                        src[..p.decided_at].lines().count() + 1,
+                    )
+                })
                 .collect()
         };
         let src = "IS_ROCM = torch.version.hip is not None\nIS_CUDA = not IS_ROCM\nOTHER = torch.version.hip and x\nif IS_ROCM:\n    a = 1\nelif y:\n    b = 2\nelse:\n    c = 3\n    d = 4\nif IS_CUDA:\n    e = 5\nif (torch.version.cuda): f = 6\nif OTHER:\n    g = 7\nelse:\n    h = 8\nrocm = True if (torch.version.hip is not None) else False\nif rocm == 1:\n    i = 9\nelse:\n    j = 10\nif not rocm:\n    k = 11\n";

@@ -2644,6 +2644,7 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
         "add_executable" | "add_library" => st.has_targets = true,
         n if PACKAGE_TARGET_MAKERS.contains(&n) => st.has_targets = true,
         "find_library" => find_library_names(st, sink, cmd),
+        "find_path" | "find_file" => cudnn_header_lookup(st, sink, cmd),
         "file"
             if args
                 .first()
@@ -2872,16 +2873,77 @@ fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
         }
         let new = st.hip_target(lib);
         if sink.edit(a.content_start, a.content_end, new.link, B_LIB_MAPPED.id) {
+            let found = "ROCm's libraries are found under <prefix>/lib for each <prefix>/bin on PATH (/opt/rocm/bin); elsewhere pass -DCMAKE_PREFIX_PATH=<rocm>";
+            // V21-d: cuDNN's counterpart links, but the code that calls it needs a port: a
+            // warning, as for the library's other mentions.
+            if let Some(differs) = flags::api_differs(name) {
+                sink.diag_as(
+                    B_LIB_MAPPED,
+                    Severity::Warning,
+                    a.start,
+                    format!("find_library({var} {name}) -> {}: {differs}", new.link),
+                    Some(format!("{}; {found}", flags::API_DIFFERS_HELP)),
+                );
+                continue;
+            }
             let why = hiprtc_help(lib, st.opts.hip_version).unwrap_or_else(|| {
-                "ROCm has no library of that name: the variable was NOTFOUND".to_string()
+                format!("ROCm has no library named `{name}` (on ROCm this lookup would leave {var} NOTFOUND); `{}` is its HIP counterpart", new.link)
             });
             sink.diag(
                 B_LIB_MAPPED,
                 a.start,
                 format!("find_library({var} {name}) -> {}: {why}", new.link),
-                Some("ROCm's libraries are found under <prefix>/lib for each <prefix>/bin on PATH (/opt/rocm/bin); elsewhere pass -DCMAKE_PREFIX_PATH=<rocm>".into()),
+                Some(found.into()),
             );
         }
+    }
+}
+
+/// V21-d: `find_path(VAR cudnn.h ...)` (and `find_file`), the header half of the usual way to
+/// find cuDNN. Where a source uses cuDNN it becomes MIOpen, and the sources include
+/// `<miopen/miopen.h>` where they included `<cudnn.h>`: the lookup follows them, so that the
+/// guard of the variable (`if(NOT VAR) message(FATAL_ERROR ...)`) passes on ROCm. Where none
+/// does (cuDNN is dropped, see [`find_library_names`]), a lookup of cuDNN's header alone goes
+/// with its guards, like the library's.
+fn cudnn_header_lookup(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let names = find_library_args(&cmd.args);
+    let var = cmd.args.first().map_or("", |a| a.text.as_str());
+    let is_cudnn = |a: &Arg| !a.bracket && a.text == "cudnn.h";
+    let Some(header) = names.iter().copied().find(|a| is_cudnn(a)) else {
+        return;
+    };
+    if var.is_empty() {
+        return;
+    }
+    if st.opts.unused_libraries.contains("cudnn") {
+        if !names.iter().all(|a| is_cudnn(a)) {
+            return;
+        }
+        let (s, e) = command_line(st.src, cmd);
+        if sink.edit_over(s, e, "", B_LIB_MAPPED.id) {
+            sink.diag(
+                B_LIB_MAPPED,
+                cmd.start,
+                format!("{}({var} cudnn.h) removed: no source in the tree uses cuDNN, whose library lookup goes too", cmd.name),
+                Some(format!("a source that calls cuDNN needs it back; other reads of {var} now see it unset")),
+            );
+            st.dropped_library_vars.insert(var.to_string());
+        }
+        return;
+    }
+    let new = "miopen/miopen.h";
+    if sink.edit(
+        header.content_start,
+        header.content_end,
+        new,
+        B_LIB_MAPPED.id,
+    ) {
+        sink.diag(
+            B_LIB_MAPPED,
+            header.start,
+            format!("{}({var} cudnn.h) -> {new}: cuDNN becomes MIOpen, and the sources now include <{new}>, which ROCm installs under <prefix>/include; ROCm has no cudnn.h, so the old lookup would leave {var} NOTFOUND", cmd.name),
+            Some("ROCm's headers are found under <prefix>/include for each <prefix>/bin on PATH (/opt/rocm/bin); elsewhere pass -DCMAKE_PREFIX_PATH=<rocm>".into()),
+        );
     }
 }
 
@@ -3721,7 +3783,13 @@ fn nvcc_flags_dead(st: &State) -> bool {
 /// compiler (see [`nvcc_flags_dead`]): warp-transducer appends one `-gencode` to it per
 /// architecture, and the AMD targets (with their note) are written at the first alone, the
 /// later architecture flags removed without one (R19-1).
-fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool) {
+///
+/// `items`: each argument is an element of a list (see [`items`]). There a quoted argument that
+/// holds one flag alone stays one flag an element: a flag that becomes several is written as
+/// several quoted arguments, and one that goes takes its quotes along (V21-b:
+/// `foreach(flag IN ITEMS "-gencode=..." "-gencode=...")` gave one element holding a blank,
+/// which clang reads as one target, and an empty `""`).
+fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool, items: bool) {
     let mut words: Vec<Word> = Vec::new();
     for a in args {
         if a.quoted && !a.text.contains("$<") {
@@ -3740,7 +3808,7 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
             });
         }
     }
-    let (words, listed) = list_elements(words);
+    let (mut words, listed) = list_elements(words);
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     // R33-1: in a dead `CUDA_NVCC_FLAGS` no architecture flag gets the AMD targets (the
     // `GPU_TARGETS` of the `hip` package give them): every one goes, with one note.
@@ -3766,6 +3834,9 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
     }
     keep_unwrapped_values(&words, &mut mapped);
     supersede_inner_edits(sink, st.src, &words, &mut mapped);
+    if items {
+        whole_quoted_elements(st.src, args, &mut words, &mut mapped);
+    }
     // In a `;`-list a flag that becomes several is several elements, and a removed one takes
     // its `;` along.
     let style = if listed {
@@ -3774,6 +3845,40 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
         Style::Blank
     };
     text::apply_mapped(sink, st.src, &words, mapped, style);
+}
+
+/// For [`flag_args`] over list elements: each changed word that is the whole content of a
+/// quoted argument (blanks around it aside) becomes the argument, quotes included; a
+/// replacement of several flags is written as that many quoted arguments.
+fn whole_quoted_elements(src: &str, args: &[Arg], words: &mut [Word], mapped: &mut flags::Mapped) {
+    for (i, act) in mapped.changes.iter_mut() {
+        let w = &words[*i];
+        let Some(a) = args.iter().find(|a| {
+            if !a.quoted || a.bracket || a.text.contains("$<") {
+                return false;
+            }
+            let content = &src[a.content_start..a.content_end];
+            let lead = content.len() - content.trim_start().len();
+            let trail = content.len() - content.trim_end().len();
+            a.content_start + lead == w.start && a.content_end - trail == w.end
+        }) else {
+            continue;
+        };
+        match act {
+            flags::Action::Replace(v) if v.len() > 1 => {
+                let quoted: Vec<String> = v.iter().map(|n| format!("\"{n}\"")).collect();
+                *act = flags::Action::Replace(vec![quoted.join(" ")]);
+            }
+            flags::Action::Remove => {}
+            _ => continue,
+        }
+        words[*i] = Word {
+            start: a.start,
+            end: a.end,
+            text: src[a.start..a.end].to_string(),
+            quote: None,
+        };
+    }
 }
 
 /// The words of a flag list with each CMake list (`"-arch=sm_35;--compiler-options;-O2"`,
@@ -4820,12 +4925,42 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS" || v.text.starts_with("CMAKE_CUDA_FLAGS"));
     if nvcc_var {
         let dead = var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS") && nvcc_flags_dead(st);
-        flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc, dead);
+        flag_args(
+            st,
+            sink,
+            &cmd.args[var_idx + 1..],
+            Context::Nvcc,
+            dead,
+            items(cmd),
+        );
         if dead {
             drop_self_assignment(st.src, sink, cmd);
         }
     } else {
-        flag_args(st, sink, &plain_flags, Context::Any, false);
+        flag_args(st, sink, &plain_flags, Context::Any, false, items(cmd));
+    }
+}
+
+/// Whether each argument of `cmd` is an element of a list (a `foreach` item, a `list()`
+/// element, a compile option, one of several values of `set`), not part of a command line a
+/// single value holds (`set(CMAKE_CUDA_FLAGS "...")`, `string(APPEND ...)`).
+fn items(cmd: &Command) -> bool {
+    match cmd.name.as_str() {
+        "foreach"
+        | "list"
+        | "target_compile_options"
+        | "add_compile_options"
+        | "target_link_options"
+        | "add_link_options" => true,
+        "set" => {
+            cmd.args
+                .iter()
+                .skip(1)
+                .take_while(|a| a.quoted || !matches!(a.text.as_str(), "CACHE" | "PARENT_SCOPE"))
+                .count()
+                > 1
+        }
+        _ => false,
     }
 }
 
@@ -5101,7 +5236,7 @@ fn drop_dropped_library_guards(
                             crate::diag::Severity::Note,
                             m.start,
                             format!(
-                                "message({}) removed: the test on line {line} stops the configure step when {} is unset, and the port removed its find_library(), as no source in the tree uses that library",
+                                "message({}) removed: the test on line {line} stops the configure step when {} is unset, and the port removed the find_library() (or find_path()) that set it, as no source in the tree uses that library",
                                 m.args[0].text,
                                 names.join(", ")
                             ),

@@ -424,9 +424,43 @@ pub(crate) const TENSORRT_LIBRARIES: &[&str] = &[
     "nvonnxparser_static",
 ];
 
-/// Looks up a CUDA library by link name.
+/// Looks up a CUDA library by link name (cuDNN's split libraries count as cuDNN, see
+/// [`cudnn_part`]).
 pub(crate) fn library(name: &str) -> Option<&'static Library> {
+    let name = if cudnn_part(name) { "cudnn" } else { name };
     LIBRARIES.iter().find(|l| l.cuda == name)
+}
+
+/// V21-c: whether `name` is one of the libraries cuDNN 8 and 9 split cuDNN into, which
+/// projects find and link one by one (`cudnn_ops_infer`, `cudnn_cnn_train`, `cudnn_adv_infer`,
+/// cuDNN 9's `cudnn_graph`, `cudnn_engines_precompiled`, `cudnn_engines_runtime_compiled`,
+/// `cudnn_heuristic`, `cudnn_ops`, `cudnn_cnn`, `cudnn_adv`), also static (`_static`,
+/// `_static_v8`).
+pub(crate) fn cudnn_part(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("cudnn_") else {
+        return false;
+    };
+    let rest = rest
+        .strip_suffix("_v8")
+        .or_else(|| rest.strip_suffix("_v9"))
+        .unwrap_or(rest);
+    let rest = rest.strip_suffix("_static").unwrap_or(rest);
+    matches!(
+        rest,
+        "ops_infer"
+            | "ops_train"
+            | "cnn_infer"
+            | "cnn_train"
+            | "adv_infer"
+            | "adv_train"
+            | "graph"
+            | "engines_precompiled"
+            | "engines_runtime_compiled"
+            | "heuristic"
+            | "ops"
+            | "cnn"
+            | "adv"
+    )
 }
 
 /// The link name of a CUDA library that [`map_library_name`] knows, given in any case (a
@@ -579,7 +613,7 @@ pub(crate) fn map_library_in(
 /// warning (B004): the link is right, the code that calls the library is not ported.
 pub(crate) fn api_differs(name: &str) -> Option<&'static str> {
     let name = name.rsplit("::").next().unwrap_or(name);
-    matches!(name, "cudnn" | "cudnn_static").then_some(
+    (matches!(name, "cudnn" | "cudnn_static") || cudnn_part(name)).then_some(
         "MIOpen is not a drop-in for cuDNN: its API differs (miopen* functions, its own descriptors, a find step before convolutions), so the sources that call cuDNN do not build against it as they are",
     )
 }
@@ -1592,8 +1626,84 @@ pub(crate) fn map_words(
         }
         i += n;
     }
+    undef_not_error(&mut m, words);
     merge_msvc_notes(&mut m.notes);
     m
+}
+
+/// R49-c (moderngpu): nvcc hands `-Xcompiler` flags to the host compiler, which reads the
+/// source cudafe already preprocessed, so `-Wundef -Werror` never saw `#if __CUDA_ARCH__ >= 350`.
+/// hipcc hands them to clang on the raw source in every pass: `__CUDA_ARCH__` is undefined
+/// there, `-Wundef` warns and `-Werror` stops the build. Where hipport unwrapped either of
+/// them (or `-Werror=undef`) and the list has no `-Wno-error=undef` / `-Wno-undef` already,
+/// `-Wno-error=undef` goes after the last `-Werror`, with a note saying why.
+fn undef_not_error(m: &mut Mapped, words: &[&str]) {
+    let plain = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+    let applied: Vec<(usize, String)> = m
+        .applied(words)
+        .into_iter()
+        .map(|(k, w)| (k, plain(&w)))
+        .collect();
+    let unwrapped = |k: usize| {
+        m.changes
+            .iter()
+            .any(|c| c.0 == k && matches!(&c.1, Action::Replace(v) if v.len() > 1 || plain(&v[0]) != plain(words[k])))
+    };
+    let undef = applied
+        .iter()
+        .find(|(_, w)| w == "-Wundef")
+        .map(|(k, _)| *k);
+    let strict_undef = applied
+        .iter()
+        .rev()
+        .find(|(_, w)| w == "-Werror=undef")
+        .map(|(k, _)| *k);
+    let werror = applied
+        .iter()
+        .rev()
+        .find(|(_, w)| w == "-Werror" || w == "-Werror=undef")
+        .map(|(k, _)| *k);
+    let Some(at) = werror else {
+        return;
+    };
+    let fails = match (undef, strict_undef) {
+        (_, Some(e)) => unwrapped(e),
+        (Some(u), None) => unwrapped(u) || unwrapped(at),
+        (None, None) => false,
+    };
+    let relaxed = applied
+        .iter()
+        .any(|(_, w)| matches!(w.as_str(), "-Wno-error=undef" | "-Wno-undef" | "-Wno-error"));
+    if !fails || relaxed {
+        return;
+    }
+    let extra = "-Wno-error=undef".to_string();
+    match m.changes.iter_mut().find(|c| c.0 == at) {
+        Some((_, Action::Replace(v))) => {
+            let pos = v
+                .iter()
+                .rposition(|w| matches!(plain(w).as_str(), "-Werror" | "-Werror=undef"))
+                .map_or(v.len(), |p| p + 1);
+            v.insert(pos, extra.clone());
+        }
+        Some((_, Action::Remove)) => return,
+        None => m.changes.push((
+            at,
+            Action::Replace(vec![words[at].to_string(), extra.clone()]),
+        )),
+    }
+    let shown = if strict_undef.is_some() {
+        "`-Werror=undef`"
+    } else {
+        "`-Wundef` with `-Werror`"
+    };
+    note(
+        m,
+        at,
+        B_FLAG_MAPPED,
+        format!("`{extra}` added: {shown} reached only nvcc's host compiler, which reads the source after cudafe has resolved its `#if`s; hipcc hands them to clang on the raw source in every pass, where an `#if __CUDA_ARCH__ >= ...` tests an undefined name, so the build would stop there"),
+        Some("keep -Wno-error=undef, or drop -Wundef; -Werror now also covers device code and HIP's headers"),
+    );
 }
 
 /// Maps a list of command-line words run by run (`breaks`: the index where each run after the

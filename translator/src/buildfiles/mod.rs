@@ -310,6 +310,12 @@ pub(crate) const DROPPABLE_LIBRARIES: &[(&str, &[&str])] = &[
 /// [`DROPPABLE_LIBRARIES`]).
 pub(crate) fn droppable(name: &str) -> Option<&'static str> {
     let name = name.strip_prefix("CUDA::").unwrap_or(name);
+    // V21-c: cuDNN 8/9's split libraries are cuDNN's.
+    let name = if flags::cudnn_part(name) {
+        "cudnn"
+    } else {
+        name
+    };
     DROPPABLE_LIBRARIES
         .iter()
         .find(|(n, _)| *n == name)
@@ -657,7 +663,10 @@ pub fn translate_build(
         return sink.finish();
     }
     if matches!(kind, BuildKind::SetupPy | BuildKind::Python) {
-        sink.leave_cuda_only(crate::analysis::cuda_only_spans(src));
+        // R49-b: setup.py's functions used only there too (a JIT helper file's functions may
+        // be imported elsewhere).
+        let parts = crate::analysis::cuda_only_spans(src, kind == BuildKind::SetupPy);
+        sink.leave_cuda_only(parts.into_iter().map(|p| (p.range, p.decided_at, p.helper)));
     }
     match kind {
         BuildKind::SetupPy => {

@@ -20,8 +20,9 @@ pub(crate) struct Sink {
     ranges: std::collections::BTreeMap<usize, usize>,
     points: std::collections::BTreeSet<usize>,
     /// Code that runs only on CUDA builds of PyTorch (see [`Sink::leave_cuda_only`]): byte
-    /// ranges, the offset of the test deciding each, and whether anything was left there.
-    cuda_only: Vec<(std::ops::Range<usize>, usize, bool)>,
+    /// ranges, the offset of the test deciding each, whether anything was left there, and for
+    /// a function used only there its name, `def` and uses.
+    cuda_only: Vec<CudaOnlyPart>,
     /// The edits [`Sink::drop_inside`] took out, which a word of another list over the same
     /// text (a broken nested generator expression) takes along as well.
     superseded: Vec<Edit>,
@@ -62,8 +63,19 @@ impl Sink {
     /// each, from [`crate::analysis::cuda_only_spans`]), which runs only on CUDA builds of
     /// PyTorch: no edits and no reports there, except for source paths that follow renamed
     /// files (B010); one B016 note per range that had something says so.
-    pub(crate) fn leave_cuda_only(&mut self, spans: Vec<(std::ops::Range<usize>, usize)>) {
-        self.cuda_only = spans.into_iter().map(|(r, at)| (r, at, false)).collect();
+    pub(crate) fn leave_cuda_only(
+        &mut self,
+        spans: impl IntoIterator<Item = (std::ops::Range<usize>, usize, Option<Helper>)>,
+    ) {
+        self.cuda_only = spans
+            .into_iter()
+            .map(|(range, at, helper)| CudaOnlyPart {
+                range,
+                at,
+                used: false,
+                helper,
+            })
+            .collect();
     }
 
     /// Whether `offset` is in code left alone for `rule`; marks the range as used.
@@ -74,10 +86,10 @@ impl Sink {
         match self
             .cuda_only
             .iter_mut()
-            .find(|(r, _, _)| r.contains(&offset))
+            .find(|p| p.range.contains(&offset))
         {
             Some(span) => {
-                span.2 = true;
+                span.used = true;
                 true
             }
             None => false,
@@ -378,7 +390,13 @@ impl Sink {
 
     /// The edits and diagnostics, edits sorted by position, diagnostics by line.
     pub(crate) fn finish(mut self) -> (Vec<Edit>, Vec<Diagnostic>) {
-        for (range, at, used) in std::mem::take(&mut self.cuda_only) {
+        for part in std::mem::take(&mut self.cuda_only) {
+            let CudaOnlyPart {
+                range,
+                at,
+                used,
+                helper,
+            } = part;
             if !used {
                 continue;
             }
@@ -387,6 +405,28 @@ impl Sink {
             let (last, _) = self
                 .index
                 .position(range.end.saturating_sub(1).max(range.start));
+            if let Some((name, def_at, uses)) = helper {
+                let mut lines: Vec<usize> =
+                    uses.iter().map(|&u| self.index.position(u).0).collect();
+                lines.dedup();
+                let called = match lines.as_slice() {
+                    [one] => format!("line {one}"),
+                    more => format!(
+                        "lines {}",
+                        more.iter()
+                            .map(|l| l.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                self.diag(
+                    super::B_CUDA_ONLY,
+                    def_at,
+                    format!("lines {first}-{last} (`{name}`) run only on CUDA PyTorch: it is used only on {called}, which ROCm never reaches (the test on line {test} sends ROCm elsewhere); its nvcc flags and CUDA paths are left as they are"),
+                    None,
+                );
+                continue;
+            }
             self.diag(
                 super::B_CUDA_ONLY,
                 at,
@@ -406,6 +446,20 @@ impl Sink {
         merge_dropped_libraries(&mut self.diags);
         (self.edits, self.diags)
     }
+}
+
+/// A function used only in code that runs on CUDA PyTorch alone: its name, the offset of its
+/// `def`, and the offsets of its uses.
+pub(crate) type Helper = (String, usize, Vec<usize>);
+
+/// A part of a Python build left alone (see [`Sink::leave_cuda_only`]).
+struct CudaOnlyPart {
+    range: std::ops::Range<usize>,
+    /// The test that sends ROCm elsewhere.
+    at: usize,
+    /// Whether an edit or report was left out there.
+    used: bool,
+    helper: Option<Helper>,
 }
 
 /// A word of a command line or list, as it appears in the file.

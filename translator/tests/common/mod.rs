@@ -405,3 +405,34 @@ pub fn explain(name: &str) -> String {
         .expect("hipport runs");
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// A CUDA source with a kernel and a host `main` that prints "ok" (a build of it links).
+pub const KERNEL_MAIN: &str = "#include <cstdio>\n__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\nint main() { std::printf(\"ok\\n\"); return 0; }\n";
+
+/// Runs `program args` in `dir` where `program` and each of `needs` are installed: whether it
+/// succeeded and its output (stdout, then stderr), or None where one is missing (a failure
+/// under `CI=true`).
+pub fn run_tool_in(
+    dir: &Path,
+    program: &str,
+    args: &[&str],
+    needs: &[&str],
+) -> Option<(bool, String)> {
+    let tools: Vec<&str> = std::iter::once(program)
+        .chain(needs.iter().copied())
+        .collect();
+    if !require(
+        tools.iter().all(|t| have_tool(t)),
+        &format!("SKIPPED: {} missing", tools.join(" or ")),
+    ) {
+        return None;
+    }
+    let o = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    Some((o.status.success(), text))
+}
