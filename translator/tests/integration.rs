@@ -88,3 +88,4 @@ mod wavefix28;
 mod wavefix29;
 mod wavefix30;
 mod wavefix31;
+mod wavefix32;

@@ -274,26 +274,9 @@ fn r48a_qualified_definitions_are_read_as_plain_ones() {
 
 // ---- R48-g: the warp index passed as a parameter ----
 
+/// dietgpu's block sum with the file's `kLanes` and the kernel body `caller`.
 fn block_total(caller: &str) -> String {
-    format!(
-        "\
-constexpr int kLanes = 32;
-__device__ int part_sum(int v) {{
-  for (int m = 16; m; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m, kLanes);
-  return v;
-}}
-__device__ int block_total(int wid, int ln, int v, int* part) {{
-  v = part_sum(v);
-  if (ln == 0) part[wid] = v;
-  __syncthreads();
-  if (wid == 0) {{ v = ln < 8 ? part[ln] : 0; v = part_sum(v); }}
-  return v;
-}}
-__global__ void totals(int* out) {{
-{caller}
-}}
-"
-    )
+    common::block_total_src("constexpr int kLanes = 32;", caller)
 }
 
 fn half_wave(src: &str) -> Vec<hipport::diag::Diagnostic> {
@@ -307,11 +290,15 @@ fn half_wave(src: &str) -> Vec<hipport::diag::Diagnostic> {
 #[test]
 fn r48g_a_warp_index_parameter_from_every_call_is_read() {
     for caller in [
-        "  int wid = threadIdx.x / kLanes;\n  int ln = threadIdx.x % kLanes;\n  out[threadIdx.x] = block_total(wid, ln, 1, out + 1024);",
+        common::BLOCK_TOTAL_CALLER,
         "  out[threadIdx.x] = block_total(threadIdx.x >> 5, threadIdx.x & 31, 1, out + 1024);",
     ] {
         let src = block_total(caller);
-        assert!(!half_wave(&src).is_empty(), "{caller}\n{:#?}", common::translate_at(&src, V62).1);
+        assert!(
+            !half_wave(&src).is_empty(),
+            "{caller}\n{:#?}",
+            common::translate_at(&src, V62).1
+        );
     }
 }
 

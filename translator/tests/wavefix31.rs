@@ -122,30 +122,9 @@ fn r49g_a_typename_in_a_declaration_is_left_to_the_parser() {
 
 // ---- R48-g: a warp index whose divisor a project header fixes ----
 
-/// dietgpu's block sum: the warp index and lane are parameters, the callee's `if (wid == 0)`
-/// runs the shuffles of one 32-lane row. `kLanes` is declared by `decl` (in the file or a header).
+/// dietgpu's block sum, with `kLanes` declared by `decl` (in the file or a header).
 fn block_total(decl: &str) -> String {
-    format!(
-        "\
-{decl}
-__device__ int part_sum(int v) {{
-  for (int m = 16; m; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m, kLanes);
-  return v;
-}}
-__device__ int block_total(int wid, int ln, int v, int* part) {{
-  v = part_sum(v);
-  if (ln == 0) part[wid] = v;
-  __syncthreads();
-  if (wid == 0) {{ v = ln < 8 ? part[ln] : 0; v = part_sum(v); }}
-  return v;
-}}
-__global__ void totals(int* out) {{
-  int wid = threadIdx.x / kLanes;
-  int ln = threadIdx.x % kLanes;
-  out[threadIdx.x] = block_total(wid, ln, 1, out + 1024);
-}}
-"
-    )
+    common::block_total_src(decl, common::BLOCK_TOTAL_CALLER)
 }
 
 /// The first lines of the H001 reports of `stderr` that name the row test `if (wid == 0)`.

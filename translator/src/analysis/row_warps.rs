@@ -1277,6 +1277,9 @@ fn idle_constants(a: &mut Analyzer) {
     let mut idle: Vec<usize> = Vec::new();
     let mut elsewhere: Vec<usize> = Vec::new();
     let mut unused: Vec<usize> = Vec::new();
+    // Constants no function names but a macro's body does (moderngpu's `SHFL_OP_MACRO`: `mask =
+    // (warp_size - width) << 8`): the macro, and whether its body does warp-level work (R49-h).
+    let mut in_macro: Vec<(usize, String, bool)> = Vec::new();
     // The findings at a constant's definition (`warp_size` fixes the warp size at 32), not at a
     // shuffle outside the functions the file knows (an out-of-line template member).
     let definitions: Vec<usize> = a
@@ -1300,6 +1303,12 @@ fn idle_constants(a: &mut Analyzer) {
             .filter(|(_, f)| names.iter().any(|n| has_word(a.text(*f).as_bytes(), n)))
             .collect();
         if users.is_empty() {
+            if let Some((m, warp)) = macro_user(a, &names[1..], &warp_macros) {
+                if definitions.contains(offset) {
+                    in_macro.push((*offset, m, warp));
+                }
+                continue;
+            }
             // A header constant that only its includers use: whether their code is 32-lane
             // segment code (GROMACS's `warp_size = 32` beside width-32 shuffles, where 32 is
             // right) is decided there, not here (realuser10 X-b).
@@ -1353,6 +1362,49 @@ fn idle_constants(a: &mut Analyzer) {
             .push_str(" (no function of this file uses it, so it counts no lanes yet)");
         d.help = Some("where code that uses it counts the lanes of a warp-level operation over the whole warp, use `warpSize` there; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too".into());
     }
+    for (offset, m, warp) in &in_macro {
+        let Some(d) = a
+            .out
+            .iter_mut()
+            .find(|d| d.id == "H001" && d.offset == *offset)
+        else {
+            continue;
+        };
+        d.fix.clear();
+        let file = if header { "header" } else { "file" };
+        if *warp {
+            // Where the macro is expanded hipport cannot see: the functions it makes do the
+            // warp work with the constant, so the finding stands, as a warning.
+            if d.severity == Severity::Error {
+                d.severity = Severity::Warning;
+            }
+            d.message.push_str(&format!(" (no function of this {file} names it, but the body of macro `{m}` uses it beside warp-level work, and counts lanes with it wherever it is expanded)"));
+            d.help = Some(format!("review its uses in macro `{m}`: where they count the lanes of a warp-level operation over the whole warp, use `warpSize`; where they size 32-lane segments (a shuffle of width 32), 32 is right on 64-lane wavefronts too"));
+        } else {
+            d.severity = Severity::Note;
+            d.message.push_str(&format!(" (no function of this {file} names it; the body of macro `{m}` uses it, with no warp-level work there, so it counts no lanes yet)"));
+            d.help = Some(format!("where code that expands macro `{m}` counts the lanes of a warp-level operation over the whole warp with it, use `warpSize` there; where it sizes 32-lane segments or blocks, 32 is right on 64-lane wavefronts too"));
+        }
+    }
+}
+
+/// Of the macros `names` whose bodies name a warp-size constant, the one H001 names: the first
+/// defined in the file among those whose bodies do warp-level work (`warp_macros`), else the
+/// first defined; with whether its body does warp-level work.
+fn macro_user(a: &Analyzer, names: &[&str], warp_macros: &[&str]) -> Option<(String, bool)> {
+    names
+        .iter()
+        .map(|m| {
+            let at = a
+                .macros
+                .by_name
+                .get(*m)
+                .and_then(|defs| defs.iter().map(|d| d.body_range.start).min())
+                .unwrap_or(usize::MAX);
+            (!warp_macros.contains(m), at, *m)
+        })
+        .min()
+        .map(|(plain, _, m)| (m.to_string(), !plain))
 }
 
 /// The file's device functions, by name, with their byte ranges: what the warp-work checks
@@ -6450,28 +6502,29 @@ fn lane_reads_of_32(a: &mut Analyzer) {
         if !a.first("H001-lane-read-32", n.start_byte()) {
             continue;
         }
-        if written {
-            a.report(
-                &super::catalog::WARP_SIZE_32,
-                Severity::Warning,
-                n,
-                format!("shared array `{array}` with 32 entries written at the lane index `{index}`: on a 64-lane wavefront, lanes 32-63 store past its 32 entries, over the shared data beside it; {}", super::rules::WAVE_NOTE),
-                Some(format!("size the array by the wavefront (`[64]`, or a template parameter chosen from `warpSize`), or guard the store by `{index} < 32`")),
-                vec![],
-            );
-            continue;
-        }
-        let what = if past {
-            "lanes 32-63 read past its 32 entries"
+        let (access, what, help) = if written {
+            (
+                "written",
+                "lanes 32-63 store past its 32 entries, over the shared data beside it",
+                format!("size the array by the wavefront (`[64]`, or a template parameter chosen from `warpSize`), or guard the store by `{index} < 32`"),
+            )
         } else {
-            "lanes 32-63 read entries 0-31 a second time"
+            (
+                "read",
+                if past {
+                    "lanes 32-63 read past its 32 entries"
+                } else {
+                    "lanes 32-63 read entries 0-31 a second time"
+                },
+                format!("guard the read by the number of warps, as in `(threadIdx.x < blockDim.x / warpSize) ? {array}[{index}] : 0` (lanes past the block's warp count read 0), or size the array for 64-lane wavefronts (`[64]`) and fill the entries no warp writes"),
+            )
         };
         a.report(
             &super::catalog::WARP_SIZE_32,
             Severity::Warning,
             n,
-            format!("shared array `{array}` with 32 entries read at the lane index `{index}`: on a 64-lane wavefront, {what}; {}", super::rules::WAVE_NOTE),
-            Some(format!("guard the read by the number of warps, as in `(threadIdx.x < blockDim.x / warpSize) ? {array}[{index}] : 0` (lanes past the block's warp count read 0), or size the array for 64-lane wavefronts (`[64]`) and fill the entries no warp writes")),
+            format!("shared array `{array}` with 32 entries {access} at the lane index `{index}`: on a 64-lane wavefront, {what}; {}", super::rules::WAVE_NOTE),
+            Some(help),
             vec![],
         );
     }

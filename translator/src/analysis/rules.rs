@@ -10628,17 +10628,12 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     if hip_compiles(a, head) == Some(false) {
         return;
     }
-    let mut ids: Vec<(String, bool)> = Vec::new(); // (name, under defined())
-    let mut stack = vec![(cond, false)];
-    while let Some((x, def)) = stack.pop() {
-        if x.kind_name() == "identifier" {
-            ids.push((a.text(x).to_string(), def));
-        }
-        let def = def || x.kind_name() == "preproc_defined";
-        for ch in crate::parse::named_children(x) {
-            stack.push((ch, def));
-        }
+    // An `#elif __CUDA_ARCH__ >= 750` that hipcc passes over on its way from a false `#if
+    // __CUDA_ARCH__ >= 800`: H011 at that `#if` says where hipcc goes, once (R49-2).
+    if passed_in_chain(a, n) {
+        return;
     }
+    let ids = condition_ids(a, cond);
     let value = pp_condition(cond, a.src, &a.macros, 0);
     let directive = if n.kind_name() == "preproc_elif" {
         "#elif"
@@ -10646,10 +10641,16 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         "#if"
     };
     let alternative = n.field(FIELDS.alternative);
+    // The `#elif` tests hipcc passes over after this one, each as false as it, and the branch it
+    // reaches: the `#else` of torchsparse's `#if __CUDA_ARCH__ >= 800 ... #elif __CUDA_ARCH__
+    // >= 750 ... #else` (R49-2). `last` is the conditional whose alternative that branch is.
+    let chain = arch_chain(a, n);
+    let last = chain.last().copied().unwrap_or(n);
+    let landing = last.field(FIELDS.alternative);
     // The arm hipcc goes to is the project's own HIP path (`#elif __HIPCC__`, `#elif
     // defined(__HIP_PLATFORM_AMD__)`): skipping this one is the author's choice (realuser26
     // R26-4, HeCBench's `#if CUDA_VERSION >= 12080 ... #elif __HIPCC__` per function).
-    if value == Some(0) && alternative.is_some_and(|alt| hip_arm_taken(a, alt)) {
+    if value == Some(0) && landing.is_some_and(|alt| hip_arm_taken(a, alt)) {
         return;
     }
     // An `#elif` after a branch hipcc takes is never reached, whatever its own condition says.
@@ -10672,14 +10673,16 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         }
         match value {
             Some(0) => {
-                let alt = alternative
+                let alt = landing
                     .map(|alt| {
                         let (line, _) = a.index.position(a.map(alt.start_byte()));
                         let kind = if alt.kind_name() == "preproc_else" { "#else" } else { "#elif" };
-                        format!(" and goes to the {kind} on line {line}")
+                        let and = if chain.is_empty() { "" } else { "," };
+                        format!("{and} and goes to the {kind} on line {line}")
                     })
                     .unwrap_or_default();
-                format!("{macro_name} is undefined under hipcc, so this condition is false: HIP skips this branch{alt}")
+                let passed = passed_tests(a, &chain);
+                format!("{macro_name} is undefined under hipcc, so this condition is false: HIP skips this branch{passed}{alt}")
             }
             Some(_) => format!("{macro_name} is undefined under hipcc, and this condition is still true: HIP takes this branch"),
             None => format!("{macro_name} is undefined under hipcc and reads as 0; which branch HIP takes depends on the other macros in the condition"),
@@ -10788,7 +10791,11 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     });
     if let Some((_, under_defined)) = arch {
         let decided = value.is_some() && earlier_taken.is_none();
-        let stranded = decided.then(|| stranded_function(a, n)).flatten();
+        // The branches hipcc skips: this one and the `#elif`s of `chain` after it.
+        let skipped: Vec<Node> = std::iter::once(n).chain(chain.iter().copied()).collect();
+        let stranded = decided
+            .then(|| skipped.iter().find_map(|&x| stranded_function(a, x)))
+            .flatten();
         let emptied = (value == Some(0) && earlier_taken.is_none())
             .then(|| emptied_kernel(a, n))
             .flatten();
@@ -10818,22 +10825,28 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         // the skipped branch computes (torchsparse's `#else #pragma message(...)` after the
         // tensor-core `asm`), which builds a kernel that leaves its results unwritten.
         let falls = value == Some(0) && earlier_taken.is_none() && !*under_defined;
-        let stop = falls.then(|| error_taken(a, n, value)).flatten();
+        let stop = falls.then(|| error_taken(a, last, value)).flatten();
         let empty = falls
-            .then(|| empty_fallback(a, n))
+            .then(|| empty_fallback(a, last))
             .flatten()
             .filter(|_| stop.is_none());
         let constant = falls
-            .then(|| constant_fallback(a, n))
+            .then(|| constant_fallback(a, last))
             .flatten()
             .filter(|_| stop.is_none());
         // `#if __CUDA_ARCH__ < 600` around a CAS-loop `atomicAdd(double*, double)`, or `<= 300`
         // around `double` overloads of `__shfl_down`: the stand-ins an older GPU needed, which
         // HIP defines itself (realuser30 R30-1, CSR5's utils_cuda.h).
-        let polyfills = falls.then(|| only_redefines_hip(a, n)).flatten();
+        let polyfills = falls
+            .then(|| {
+                let each: Option<Vec<String>> =
+                    skipped.iter().map(|&x| only_redefines_hip(a, x)).collect();
+                each.and_then(|e| e.into_iter().next())
+            })
+            .flatten();
         // `#if __CUDA_ARCH__ < 700` / `#error "needs Volta"`: the branch only rejects an older
         // NVIDIA GPU, and skipping it is what HIP needs (realuser45 R45-3).
-        let only_error = falls && only_error_directives(a, n);
+        let only_error = falls && skipped.iter().all(|&x| only_error_directives(a, x));
         // `#if __CUDA_ARCH__ < 700` / `#else`: the branch skipped is the one for GPUs without
         // independent thread scheduling, as AMD's are; the #else may rely on it (cuOpt's
         // per-lane spin lock, realuser45 R45-a), so the help must not steer there.
@@ -10882,7 +10895,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Warning,
                 ", the code for Volta (sm_70) and newer GPUs, which schedule the lanes of a warp independently; AMD GPUs do not".to_string(),
             ),
-            _ if falls && alternative.is_some() => {
+            _ if falls && landing.is_some() => {
                 (Severity::Warning, " (the fallback path)".to_string())
             }
             _ if falls => (
@@ -10943,6 +10956,101 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 vec![],
             );
         }
+    }
+}
+
+/// The identifiers of preprocessor condition `cond`, each with whether it stands under
+/// `defined()`.
+fn condition_ids(a: &Analyzer, cond: Node) -> Vec<(String, bool)> {
+    let mut ids: Vec<(String, bool)> = Vec::new();
+    let mut stack = vec![(cond, false)];
+    while let Some((x, def)) = stack.pop() {
+        if x.kind_name() == "identifier" {
+            ids.push((a.text(x).to_string(), def));
+        }
+        let def = def || x.kind_name() == "preproc_defined";
+        for ch in crate::parse::named_children(x) {
+            stack.push((ch, def));
+        }
+    }
+    ids
+}
+
+/// Whether `#if`/`#elif` `x` tests the value of `__CUDA_ARCH__` and nothing else
+/// (`__CUDA_ARCH__ >= 750`), a test hipcc reads as false: a link of [`arch_chain`].
+fn false_arch_test(a: &Analyzer, x: Node) -> bool {
+    if !matches!(x.kind_name(), "preproc_if" | "preproc_elif") {
+        return false;
+    }
+    let Some(cond) = x.field(FIELDS.condition) else {
+        return false;
+    };
+    let ids = condition_ids(a, cond);
+    // The first name is the one H011 speaks of: under `defined()` it is a device/host test.
+    ids.first().is_some_and(|(_, under)| !under)
+        && ids.iter().all(|(id, _)| id == "__CUDA_ARCH__")
+        && undefined_for_hipcc(a, "__CUDA_ARCH__")
+        && pp_condition(cond, a.src, &a.macros, 0) == Some(0)
+}
+
+/// The `#elif`s after conditional `n` that hipcc passes over, in order, where `n` and each of
+/// them test only `__CUDA_ARCH__` and are false under hipcc ([`false_arch_test`]) and no branch
+/// before `n` holds: torchsparse's `#if __CUDA_ARCH__ >= 800 ... #elif __CUDA_ARCH__ >= 750
+/// ... #else`, where hipcc skips both and compiles the `#else` (realuser49 R49-2). Empty where
+/// hipcc goes to `n`'s own alternative (an `#else`, a true `#elif`, another test).
+fn arch_chain<'n>(a: &Analyzer, n: Node<'n>) -> Vec<Node<'n>> {
+    let earlier_holds = n.kind_name() == "preproc_elif"
+        && skipping_directive(n, a.src, &a.macros).is_some_and(|(_, holds)| holds);
+    if earlier_holds || !false_arch_test(a, n) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut at = n;
+    while let Some(alt) = at
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_elif" && false_arch_test(a, *x))
+    {
+        out.push(alt);
+        at = alt;
+    }
+    out
+}
+
+/// Whether `#elif` `n` is one that [`arch_chain`] passes over from the first false
+/// `__CUDA_ARCH__` test of its chain: H011 there says where hipcc goes, for both.
+fn passed_in_chain(a: &Analyzer, n: Node) -> bool {
+    if n.kind_name() != "preproc_elif" || !false_arch_test(a, n) {
+        return false;
+    }
+    let mut head = n;
+    while let Some(p) = head
+        .parent()
+        .filter(|p| p.field(FIELDS.alternative) == Some(head) && false_arch_test(a, *p))
+    {
+        head = p;
+    }
+    head != n && arch_chain(a, head).contains(&n)
+}
+
+/// H011's words for the `#elif`s hipcc passes over after a false test ([`arch_chain`]):
+/// `` and the `#elif __CUDA_ARCH__ >= 750` on line 6, which is false under hipcc too``, or
+/// nothing.
+fn passed_tests(a: &Analyzer, chain: &[Node]) -> String {
+    let named: Vec<String> = chain
+        .iter()
+        .map(|x| {
+            let (line, _) = a.index.position(a.map(x.start_byte()));
+            let cond = x.field(FIELDS.condition).map_or("", |c| a.text(c));
+            format!("the `#elif {}` on line {line}", snippet(cond.trim()))
+        })
+        .collect();
+    match named.as_slice() {
+        [] => String::new(),
+        [one] => format!(" and {one}, which is false under hipcc too"),
+        [rest @ .., last] => format!(
+            " and {} and {last}, which are false under hipcc too",
+            rest.join(", ")
+        ),
     }
 }
 

@@ -436,3 +436,31 @@ pub fn run_tool_in(
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     Some((o.status.success(), text))
 }
+
+/// dietgpu's block sum: the warp index and lane are parameters of `block_total`, whose
+/// `if (wid == 0)` runs the shuffles of one 32-lane row (width `kLanes`). `decl` declares
+/// `kLanes` (in the file, or an include of a header that does); `caller` is the kernel's body.
+pub fn block_total_src(decl: &str, caller: &str) -> String {
+    format!(
+        "\
+{decl}
+__device__ int part_sum(int v) {{
+  for (int m = 16; m; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m, kLanes);
+  return v;
+}}
+__device__ int block_total(int wid, int ln, int v, int* part) {{
+  v = part_sum(v);
+  if (ln == 0) part[wid] = v;
+  __syncthreads();
+  if (wid == 0) {{ v = ln < 8 ? part[ln] : 0; v = part_sum(v); }}
+  return v;
+}}
+__global__ void totals(int* out) {{
+{caller}
+}}
+"
+    )
+}
+
+/// The usual caller of [`block_total_src`]: the warp index and lane from `kLanes`.
+pub const BLOCK_TOTAL_CALLER: &str = "  int wid = threadIdx.x / kLanes;\n  int ln = threadIdx.x % kLanes;\n  out[threadIdx.x] = block_total(wid, ln, 1, out + 1024);";
