@@ -1564,7 +1564,10 @@ impl<'a> Walk<'a> {
                 if lib == Lib::Roc {
                     self.roc_call_shape(m, new, start);
                 }
-                // The HIP name's form changed after the target (V20-b): once per name and file.
+                // The HIP name's form changed after the target (V20-b): at each call, as the
+                // analysis may find one call fits the older form (cuTENSOR 1.x's handle, a T033
+                // note that replaces the warning there) and a later one does not (V22-c); the
+                // report folds the repeats of a file.
                 // hipSPARSE's 6.0 changes made the generic API's descriptors `const` (CUDA 12's
                 // form): a call with the older, non-const descriptors compiles with both, as the
                 // corpus's cusparse_spmv.cu does with HIP 5.2.3, so those rows say nothing.
@@ -1573,10 +1576,8 @@ impl<'a> Walk<'a> {
                     .filter(|c| lib == Lib::Hip && *c > v && m.family != Family::Cusparse);
                 if let Some(changed) = changed {
                     let message = format!("`{name}` became `{new}`, whose signature changed in HIP {changed}: the target, HIP {v}, has the older form, which may take other arguments");
-                    if !self.diags.iter().any(|d| d.message == message) {
-                        let help = format!("check the call against `{new}` in the target's headers and adapt its arguments, or target HIP {changed} or newer (`--hip-version {changed}`); code written for the CUDA library's older form, which the older HIP form follows (cuTENSOR 1.x: `cutensorHandle_t *h; cutensorCreate(&h)`), already fits it; `hipport explain {name}` shows the versions");
-                        self.diag(&SIGNATURE_CHANGED, start, message, Some(help));
-                    }
+                    let help = format!("check the call against `{new}` in the target's headers and adapt its arguments, or target HIP {changed} or newer (`--hip-version {changed}`); code written for the CUDA library's older form, which the older HIP form follows (cuTENSOR 1.x: `cutensorHandle_t *h; cutensorCreate(&h)`), already fits it; `hipport explain {name}` shows the versions");
+                    self.diag(&SIGNATURE_CHANGED, start, message, Some(help));
                 }
                 self.half_blas_pointers(m, new, start);
                 if new != name && !condition_names(self.src, start, new) {

@@ -69,6 +69,7 @@ mod srcfix27;
 mod srcfix28;
 mod srcfix29;
 mod t007_names;
+mod t033_calls;
 mod translate;
 mod wavefix13;
 mod wavefix14;

@@ -236,8 +236,8 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
     // cuTENSOR 1.x's handle calls (`cutensorHandle_t *h; cutensorCreate(&h)`), which the
     // analysis finds fit hipTensor 1.x as they are (a T033 note at the call): the translation
     // pass's T033 warning there, that the HIP signature changed after the target, is dropped
-    // for the note. A note where the translation pass did not warn (the name's later calls:
-    // it warns once per name and file) says nothing more, and goes too.
+    // for the note. A note where the translation pass did not warn (a target that has the
+    // newer form) says nothing more, and goes too.
     for t in 0..diags.len() {
         if drop[t] || diags[t].id != "T033" || diags[t].severity != Severity::Note {
             continue;
