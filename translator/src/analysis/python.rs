@@ -742,21 +742,21 @@ pub(crate) struct CudaOnly {
 /// else: <here>`). Each part is a byte range of the body with the offset of the header that
 /// decides it. Conditions that test anything else as well decide nothing.
 ///
-/// With `helpers`, also the bodies (header included) of the file's top-level functions whose every use is in such a part (R49-b: causal-conv1d's
-/// `get_cuda_bare_metal_version`, called only in the `else:` of `if HIP_BUILD:`); a function
-/// used only from such functions counts too. A function that is not used in the file, or that
+/// With `helpers`, also the bodies (header included) of the file's top-level functions whose
+/// every use is in such a part (R49-b: causal-conv1d's `get_cuda_bare_metal_version`, called
+/// only in the `else:` of `if HIP_BUILD:`); a function used only from such functions counts too. A function that is not used in the file, or that
 /// is decorated (the decorator may register it), is not one.
 pub(crate) fn cuda_only_spans(src: &[u8], helpers: bool) -> Vec<CudaOnly> {
-    let spans = cuda_only_chains(src);
-    if !helpers || spans.is_empty() {
-        return spans
-            .into_iter()
-            .map(|(range, decided_at)| CudaOnly {
-                range,
-                decided_at,
-                helper: None,
-            })
-            .collect();
+    let mut out: Vec<CudaOnly> = cuda_only_chains(src)
+        .into_iter()
+        .map(|(range, decided_at)| CudaOnly {
+            range,
+            decided_at,
+            helper: None,
+        })
+        .collect();
+    if !helpers || out.is_empty() {
+        return out;
     }
     let code = blank_strings_and_comments(src);
     let stmts = statements(&code);
@@ -783,14 +783,6 @@ pub(crate) fn cuda_only_spans(src: &[u8], helpers: bool) -> Vec<CudaOnly> {
             .map_or(s.end, |t| t.end);
         defs.push((name, s.start, s.start..end));
     }
-    let mut out: Vec<CudaOnly> = spans
-        .into_iter()
-        .map(|(range, decided_at)| CudaOnly {
-            range,
-            decided_at,
-            helper: None,
-        })
-        .collect();
     let mut done = vec![false; defs.len()];
     loop {
         let mut grew = false;
