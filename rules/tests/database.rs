@@ -1068,7 +1068,22 @@ fn header_rows_read_what_rocm_offers_instead() {
     );
     // cuTENSOR is hipTensor's, from ROCm 5.7 (R46-a).
     let t = db.header("cutensor.h").unwrap();
-    assert_eq!(t.hip.as_deref(), Some("hiptensor/hiptensor.h"));
+    // hipTensor 1.x's `hiptensor.hpp`; 2.0 (ROCm 7.0) spells it `hiptensor.h`.
+    assert_eq!(t.hip.as_deref(), Some("hiptensor/hiptensor.hpp"));
     assert_eq!(t.hip_added, Some(hipport_rules::Version::new(5, 7, 0)));
+    assert_eq!(
+        db.hip_spelling(
+            "hiptensor/hiptensor.hpp",
+            hipport_rules::Version::new(6, 4, 0)
+        ),
+        "hiptensor/hiptensor.hpp"
+    );
+    assert_eq!(
+        db.hip_spelling(
+            "hiptensor/hiptensor.hpp",
+            hipport_rules::Version::new(7, 0, 0)
+        ),
+        "hiptensor/hiptensor.h"
+    );
     assert_eq!(t.family, hipport_rules::Family::Cutensor);
 }

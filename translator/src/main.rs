@@ -1166,6 +1166,13 @@ fn explain(what: &str) -> Result<ExitCode> {
         if let Some(added) = h.hip_added {
             println!("  HIP: from {added}");
         }
+        // The later spelling of the HIP header, where a release renamed it (hipTensor 2.0).
+        if let Some(r) = hip
+            .as_deref()
+            .and_then(|p| db.renamed_list().iter().find(|r| *r.hip == *p))
+        {
+            println!("  HIP {} and newer: {}", r.since, r.renamed);
+        }
         if let Some(instead) = &h.instead {
             println!("  what ROCm offers: {instead}");
         }

@@ -2897,7 +2897,9 @@ impl<'a> Walk<'a> {
                         }
                     ),
                 ),
-                _ => return Some(t),
+                // A header a later release installs under another name (hipTensor 2.0's
+                // `hiptensor.h` for 1.x's `hiptensor.hpp`) is spelled as the target has it.
+                _ => return Some(db.hip_spelling(&t, self.opts.hip_version).to_string()),
             },
             None if self.uses_nothing_from(inner) => {
                 let (_, _, fallback) = UNUSED_HEADER_FALLBACKS

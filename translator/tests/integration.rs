@@ -42,6 +42,7 @@ mod header_mode;
 mod hipcc;
 mod hipcc_guards;
 mod hipcc_stubs;
+mod hiptensor_headers;
 mod hostile;
 mod lane_masks;
 mod lead16;

@@ -131,7 +131,8 @@ fn r46_a_cutensor_becomes_hiptensor_from_rocm_5_7() {
     assert!(reports(&err, "T007").is_empty(), "{err}");
     assert!(reports(&err, "T001").is_empty(), "{err}");
     let out = &out[0];
-    assert!(out.contains("#include <hiptensor/hiptensor.h>"), "{out}");
+    // hipTensor 1.x (ROCm 5.7 to 6.4) installs its API as `hiptensor.hpp`.
+    assert!(out.contains("#include <hiptensor/hiptensor.hpp>"), "{out}");
     for want in [
         "hiptensorStatus_t s_ = (x); if (s_ != HIPTENSOR_STATUS_SUCCESS)",
         "hiptensorGetErrorString(s_)",
@@ -155,7 +156,7 @@ fn r46_a_cutensor_before_rocm_5_7_is_reported_with_the_release() {
     let t002 = reports(&err, "T002");
     assert!(
         t002.iter().any(|l| l.contains("cutensor.h")
-            && l.contains("hiptensor/hiptensor.h")
+            && l.contains("hiptensor/hiptensor.hpp")
             && l.contains("5.7")),
         "{err}"
     );
@@ -165,10 +166,16 @@ fn r46_a_cutensor_before_rocm_5_7_is_reported_with_the_release() {
     assert!(!out[0].contains("hiptensorHandle_t"), "{}", out[0]);
 }
 
-/// hipTensor 2.0 (ROCm 7.0) removed the 1.x calls: a 7.0 target is told so.
+/// hipTensor 2.0 (ROCm 7.0) removed the 1.x calls: a 7.0 target is told so, and the include
+/// names 2.0's header, `hiptensor.h`.
 #[test]
 fn r46_a_the_1x_calls_are_gone_in_rocm_7() {
-    let (_, _, err, _) = cli_convert_in(&[("t.cu", TENSOR_CU)], "7.0", &[]);
+    let (_, _, err, out) = cli_convert_in(&[("t.cu", TENSOR_CU)], "7.0", &[]);
+    assert!(
+        out[0].contains("#include <hiptensor/hiptensor.h>\n"),
+        "{}",
+        out[0]
+    );
     assert!(
         err.lines()
             .any(|l| l.contains("cutensorInitTensorDescriptor")
@@ -184,8 +191,12 @@ fn r46_a_explain_names_hiptensor() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("becomes hiptensor/hiptensor.h"), "{text}");
+    assert!(text.contains("becomes hiptensor/hiptensor.hpp"), "{text}");
     assert!(text.contains("HIP: from 5.7.0"), "{text}");
+    assert!(
+        text.contains("HIP 7.0.0 and newer: hiptensor/hiptensor.h\n"),
+        "{text}"
+    );
     assert!(!text.contains("map none"), "{text}");
     assert!(text.contains("gfx1030"), "{text}");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
