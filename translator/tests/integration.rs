@@ -24,6 +24,7 @@ mod buildfix27;
 mod buildfix28;
 mod buildfix29;
 mod buildfix30;
+mod buildfix31;
 mod cli;
 mod clifix17;
 mod corpus;

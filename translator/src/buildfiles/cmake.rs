@@ -393,6 +393,16 @@ struct State<'a> {
     /// libraries (a host program linking `CUDA::cudart`) gets `find_package(hip)` alone, not
     /// the compiler check, `GPU_TARGETS`, `hip::device` and the code appended for HIP sources.
     device_code: bool,
+    /// R50-g: the variables a custom command or `execute_process()` reads (`COMMAND nvcc
+    /// ${GENCODE} ...`): their architecture flags reach a compiler run by hand, which no
+    /// `hip::device` gives targets to.
+    custom_vars: BTreeSet<String>,
+    /// R50-g: the variables whose values reach targets' compile options, here or in the CMake
+    /// files below this one (see [`compile_option_vars`]).
+    compile_vars: BTreeSet<String>,
+    /// The commands inside a `foreach()` (indices): their architecture flags are
+    /// [`loop_arch_flags_once`]'s.
+    in_loop: BTreeSet<usize>,
 }
 
 impl State<'_> {
@@ -698,6 +708,9 @@ fn translate_keeping(
         gpu_targets: Vec::new(),
         provided: BTreeSet::new(),
         device_code: false,
+        custom_vars: BTreeSet::new(),
+        compile_vars: BTreeSet::new(),
+        in_loop: BTreeSet::new(),
         cuda_lang_vars: Default::default(),
     };
     let cmds = commands(src);
@@ -713,6 +726,43 @@ fn translate_keeping(
         .collect();
     st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
     st.device_code = compiles_cuda(&cmds);
+    st.custom_vars = cmds
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.name.as_str(),
+                "add_custom_command" | "add_custom_target" | "execute_process"
+            )
+        })
+        .flat_map(|c| c.args.iter())
+        .flat_map(|a| {
+            a.text
+                .match_indices("${")
+                .filter_map(|(p, _)| {
+                    let rest = &a.text[p + 2..];
+                    rest.find('}').map(|e| rest[..e].to_string())
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if st.device_code && arch_flags_named(src.as_bytes()) {
+        let mut texts = vec![src.to_string()];
+        if src.contains("add_subdirectory") {
+            texts.extend(cmake_files_below(sink.file(), opts.tree_root.as_deref()));
+        }
+        st.compile_vars = compile_option_vars(&texts);
+    }
+    let mut depth = 0usize;
+    for (i, c) in cmds.iter().enumerate() {
+        match c.name.as_str() {
+            "foreach" => depth += 1,
+            "endforeach" => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {
+                st.in_loop.insert(i);
+            }
+            _ => {}
+        }
+    }
     st.findcuda_macros = cmds.iter().any(|c| {
         c.name.starts_with("cuda_add_")
             || c.name.starts_with("cuda_compile")
@@ -2287,6 +2337,69 @@ fn thrust_standard(st: &State, sink: &mut Sink, cmd: &Command) {
     }
 }
 
+/// R50-f (groute): `set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")` was meant for the host
+/// `.cpp` files (FindCUDA kept it off nvcc with `CUDA_PROPAGATE_HOST_FLAGS OFF`, and nvcc
+/// compiled as C++14). The port compiles the HIP sources as CXX, so it reaches them now: where
+/// they include Thrust or CUB, whose ROCm ports build on rocPRIM (C++14), a standard older than
+/// C++14 in `CMAKE_CXX_FLAGS` or `add_compile_options()` becomes C++14, as nvcc's own does
+/// (see [`thrust_standard`] for `CMAKE_CXX_STANDARD`).
+fn cxx_flags_standard(st: &State, sink: &mut Sink, cmd: &Command) {
+    if !st.opts.thrust_sources || !st.device_code {
+        return;
+    }
+    let args = &cmd.args;
+    let from = match cmd.name.as_str() {
+        "set" if args.first().is_some_and(|a| a.text == "CMAKE_CXX_FLAGS") => 1,
+        "string" | "list"
+            if args.first().is_some_and(|a| a.text == "APPEND")
+                && args.get(1).is_some_and(|a| a.text == "CMAKE_CXX_FLAGS") =>
+        {
+            2
+        }
+        "add_compile_options" => 0,
+        _ => return,
+    };
+    let what = if from == 0 {
+        "add_compile_options()"
+    } else {
+        "CMAKE_CXX_FLAGS"
+    };
+    for a in args.iter().skip(from).filter(|a| !a.bracket) {
+        let t = a.text.as_str();
+        let mut at = 0;
+        while let Some(p) = t[at..].find("-std=").map(|p| p + at) {
+            at = p + 5;
+            let lead = if p > 0 && t.as_bytes()[p - 1] == b'-' {
+                p - 1
+            } else {
+                p
+            };
+            if lead > 0 && !matches!(t.as_bytes()[lead - 1], b' ' | b'\t' | b';' | b'"') {
+                continue;
+            }
+            let end = t[p..]
+                .find(|c: char| c.is_whitespace() || c == ';' || c == '"')
+                .map_or(t.len(), |e| p + e);
+            let old = &t[lead..end];
+            let value = &t[p + 5..end];
+            let new = match value {
+                "c++11" | "c++03" | "c++98" | "c++0x" => "c++14",
+                "gnu++11" | "gnu++03" | "gnu++98" | "gnu++0x" => "gnu++14",
+                _ => continue,
+            };
+            let (s, e) = (a.content_start + p + 5, a.content_start + end);
+            if sink.edit(s, e, new, B_FLAG_MAPPED.id) {
+                sink.diag(
+                    B_FLAG_MAPPED,
+                    a.content_start + lead,
+                    format!("`{old}` -> `-std={new}`: the port compiles the HIP sources as CXX, so {what} reaches them now (nvcc, which compiled them, did not get it)"),
+                    Some(flags::THRUST_CXX14_HELP.into()),
+                );
+            }
+        }
+    }
+}
+
 /// verify13 (last row of REG-1's table): a compile feature of the CUDA language (`cuda_std_17`
 /// in `target_compile_features()` or a `COMPILE_FEATURES` property) applies to CUDA sources
 /// alone, and the target's sources compile as C++ with hipcc now: without a change the target
@@ -2489,6 +2602,7 @@ fn finds_nvcc(cmd: &Command) -> bool {
 /// Command-specific rewrites.
 fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
     thrust_standard(st, sink, cmd);
+    cxx_flags_standard(st, sink, cmd);
     cuda_features(st, sink, cmd);
     language_variable(st, sink, cmd);
     let src = st.src;
@@ -3789,7 +3903,15 @@ fn nvcc_flags_dead(st: &State) -> bool {
 /// several quoted arguments, and one that goes takes its quotes along (V21-b:
 /// `foreach(flag IN ITEMS "-gencode=..." "-gencode=...")` gave one element holding a blank,
 /// which clang reads as one target, and an empty `""`).
-fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool, items: bool) {
+fn flag_args(
+    st: &State,
+    sink: &mut Sink,
+    args: &[Arg],
+    ctx: Context,
+    arch: Option<Arch>,
+    items: bool,
+) {
+    let dead = matches!(arch, Some(Arch::DeadNvccFlags));
     let mut words: Vec<Word> = Vec::new();
     for a in args {
         if a.quoted && !a.text.contains("$<") {
@@ -3812,7 +3934,7 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     // R33-1: in a dead `CUDA_NVCC_FLAGS` no architecture flag gets the AMD targets (the
     // `GPU_TARGETS` of the `hip` package give them): every one goes, with one note.
-    let mut done = dead;
+    let mut done = arch.is_some();
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
     if leave_opaque(sink, &words, &mut mapped) {
         return;
@@ -3829,6 +3951,23 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
             if n.message.ends_with(" removed") {
                 n.message.push_str(": CUDA_NVCC_FLAGS reaches no compiler in the port, and the hip package gives the AMD targets (GPU_TARGETS); this file's other architecture flags in it go too");
                 n.help = None;
+            }
+        }
+    }
+    if let Some(Arch::HipDevice(var)) = arch {
+        let mut noted = false;
+        mapped.notes.retain(|n| {
+            let keep = n.info.id != B_ARCH.id || !n.message.ends_with(" removed") || !noted;
+            noted |= n.info.id == B_ARCH.id && n.message.ends_with(" removed");
+            keep
+        });
+        let targets = st.opts.offload_arch.join(";");
+        for n in mapped.notes.iter_mut().filter(|n| n.info.id == B_ARCH.id) {
+            if n.message.ends_with(" removed") {
+                n.message.push_str(&format!(": `{var}` reaches targets whose HIP sources hip::device compiles for GPU_TARGETS ({targets}), so GPU_TARGETS alone picks the AMD targets; this command's other architecture flags go too"));
+                n.help = Some(format!(
+                    "configure with cmake -DGPU_TARGETS=\"{targets}\" (or the gfx targets you ship for)"
+                ));
             }
         }
     }
@@ -4265,6 +4404,140 @@ fn findcuda_library(var: &str) -> Option<Result<&'static str, &str>> {
         "cuda" | "cuda_driver" => Ok("cuda"),
         _ => flags::link_name(stem).ok_or(stem),
     })
+}
+
+/// R50-e: the directory variables FindCUDA and FindCUDAToolkit set (`CUDA_TOOLKIT_TARGET_DIR`,
+/// `CUDAToolkit_LIBRARY_DIR`). The port finds the hip package instead, which sets none of them:
+/// a path built from one (`${CUDA_TOOLKIT_TARGET_DIR}/lib64/libnvToolsExt.so`) names a file at
+/// the root (`/lib64/...`) there.
+const FINDCUDA_DIRS: &[&str] = &[
+    "CUDA_TOOLKIT_ROOT_DIR",
+    "CUDA_TOOLKIT_TARGET_DIR",
+    "CUDA_TOOLKIT_INCLUDE",
+    "CUDA_SDK_ROOT_DIR",
+    "CUDAToolkit_LIBRARY_DIR",
+    "CUDAToolkit_LIBRARY_ROOT",
+    "CUDAToolkit_TARGET_DIR",
+    "CUDAToolkit_BIN_DIR",
+];
+
+/// The commands whose arguments are paths the build uses (a link item, an include or link
+/// directory, a variable's value): a path into CUDA there is mapped or reported (see
+/// [`cuda_directory_item`]). `find_*()` hints, tests and messages are left alone.
+const PATH_COMMANDS: &[&str] = &[
+    "set",
+    "list",
+    "target_link_libraries",
+    "link_libraries",
+    "include_directories",
+    "target_include_directories",
+    "link_directories",
+    "target_link_directories",
+];
+
+/// The FindCUDA directory variable a path starts with (see [`FINDCUDA_DIRS`]), and the rest.
+fn findcuda_directory(t: &str) -> Option<(&str, &str)> {
+    let inner = t.strip_prefix("${")?;
+    let end = inner.find('}')?;
+    let name = &inner[..end];
+    FINDCUDA_DIRS
+        .contains(&name)
+        .then(|| (name, &inner[end + 1..]))
+}
+
+/// R50-e (groute): a path into the CUDA toolkit as one argument of a command that uses paths
+/// (see [`PATH_COMMANDS`]). A library file (`${CUDA_TOOLKIT_TARGET_DIR}/lib64/stubs/libcuda.so`,
+/// `/usr/local/cuda/lib64/libnvToolsExt.so`) is the library `${CUDA_<lib>_LIBRARY}` names: it
+/// becomes the same HIP target (or goes, where no source uses it and ROCm ships it apart). Any
+/// other path built from a FindCUDA directory variable is reported: the variable is empty in the
+/// port, which no longer runs FindCUDA.
+fn cuda_directory_item(st: &mut State, sink: &mut Sink, cmd: &Command, k: usize, a: &Arg) {
+    if !PATH_COMMANDS.contains(&cmd.name.as_str()) || a.bracket {
+        return;
+    }
+    // `set(VAR ...)` / `list(APPEND VAR ...)`: the variable's name is no path.
+    let first_value = match cmd.name.as_str() {
+        "set" => 1,
+        "list" => 2,
+        _ => 0,
+    };
+    if k < first_value {
+        return;
+    }
+    let t = a.text.as_str();
+    let dir = findcuda_directory(t);
+    if dir.is_none() && !flags::is_cuda_path(t) {
+        return;
+    }
+    let file = t.rsplit('/').next().unwrap_or(t);
+    let library_file = t.contains('/')
+        && file.starts_with("lib")
+        && (file.contains(".so") || file.ends_with(".a"));
+    let at = a.content_start;
+    if library_file {
+        let stem = link_item_stem(t);
+        let found = match stem {
+            "cuda" => Ok("cuda"),
+            _ => flags::link_name(stem).ok_or(stem),
+        };
+        if let Some((message, help)) = found.ok().and_then(|n| flags::unused_library(n, st.opts)) {
+            if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
+                let message =
+                    message.replacen("CUDA library `", &format!("`{t}` (CUDA library `"), 1);
+                let message = message.replacen("` dropped", "`) dropped", 1);
+                sink.diag(B_LIB_MAPPED, at, message, Some(help));
+            }
+            return;
+        }
+        let Some(lib) = found.ok().and_then(flags::library) else {
+            let (message, help) = match found
+                .ok()
+                .and_then(|n| flags::map_library_for(n, st.opts.hip_version))
+            {
+                Some((_, _, m, h)) => (format!("`{t}`: {m}"), h),
+                None => (
+                    format!("`{t}` is a library of the CUDA toolkit hipport knows no HIP counterpart of{}", dir.map_or(String::new(), |(v, _)| format!(", and `${{{v}}}` is empty in the port (find_package(CUDA) set it)"))),
+                    Some("remove the dependency or port the code that uses it".to_string()),
+                ),
+            };
+            sink.diag(B_LIB_UNMAPPED, at, message, help);
+            return;
+        };
+        if !shipped(st, sink, lib, t, at) {
+            return;
+        }
+        let new = st.hip_target(lib);
+        if sink.edit(at, at + t.len(), new.target, B_LIB_MAPPED.id) {
+            let why = match dir {
+                Some((v, _)) => format!(
+                    ": `${{{v}}}` is empty in the port, which finds the hip package, not CUDA"
+                ),
+                None => String::new(),
+            };
+            sink.diag(
+                B_LIB_MAPPED,
+                at,
+                format!("`{t}` -> {}{why}", new.target),
+                found_with(lib, &new, st.opts.hip_version),
+            );
+            st.uses_library(&new);
+        }
+        return;
+    }
+    let Some((var, _)) = dir else {
+        return;
+    };
+    // A file that sets the variable itself keeps its value.
+    let sets = |sep: &str| st.src.contains(&format!("set({var}{sep}"));
+    if st.toolchain_set.contains(var) || sets(" ") || sets("\n") || sink.claimed(at, at + t.len()) {
+        return;
+    }
+    sink.diag(
+        super::B_PATH,
+        at,
+        format!("`{t}` is built from `${{{var}}}`, which is empty in the port: find_package(CUDA) set it, and the port finds the hip package instead"),
+        Some("name the ROCm path this needs (ROCm's libraries come with their packages' targets: hip::host, roc::hipblas), or remove it".into()),
+    );
 }
 
 /// Whether the target HIP release ships `lib` (named `name` in the file, at byte `at`); where it
@@ -4731,6 +5004,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 st.uses_library(&new);
             }
         }
+        cuda_directory_item(st, sink, cmd, k, a);
         for (old, new) in RENAMED_VARS {
             // A file that sets its C++ standard keeps it: the CUDA one is left, without effect.
             if st.cuda_std_kept.contains(old) {
@@ -4930,15 +5204,152 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             sink,
             &cmd.args[var_idx + 1..],
             Context::Nvcc,
-            dead,
+            dead.then_some(Arch::DeadNvccFlags),
             items(cmd),
         );
         if dead {
             drop_self_assignment(st.src, sink, cmd);
         }
     } else {
-        flag_args(st, sink, &plain_flags, Context::Any, false, items(cmd));
+        // R50-g: a variable of this file's (`set(GENCODE_SM70 -gencode=...)`) reaches targets
+        // whose HIP sources hip::device compiles for GPU_TARGETS: its architecture flags go,
+        // so that GPU_TARGETS alone picks the AMD targets.
+        let arch = var
+            .filter(|v| {
+                st.device_code
+                    && st.compile_vars.contains(&v.text)
+                    && !st.custom_vars.contains(&v.text)
+                    && !st.in_loop.contains(&st.current)
+                    && !v.text.starts_with("CMAKE_")
+                    && v.text != "GPU_TARGETS"
+            })
+            .map(|v| Arch::HipDevice(v.text.as_str()));
+        flag_args(st, sink, &plain_flags, Context::Any, arch, items(cmd));
     }
+}
+
+/// Whether CMake text may name an NVIDIA architecture flag (see [`compile_option_vars`]).
+pub(super) fn arch_flags_named(src: &[u8]) -> bool {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    has(b"-gencode") || has(b"-arch") || has(b"--generate-code") || has(b"gpu-architecture")
+}
+
+/// Whether a CMake file's translation reads the CMake files below it for the readers of its
+/// variables (R50-g, see [`compile_option_vars`]): its result then depends on them.
+pub(super) fn may_read_arch_readers(src: &[u8]) -> bool {
+    memchr::memmem::find(src, b"add_subdirectory").is_some() && arch_flags_named(src)
+}
+
+/// The texts of the CMake files (`CMakeLists.txt`, `*.cmake`) in and below the directory of
+/// `file` (relative to `root`), but `file` itself and CMake's own output: what its
+/// `add_subdirectory()` and `include()` read. At most 200.
+fn cmake_files_below(file: &str, root: Option<&std::path::Path>) -> Vec<String> {
+    let Some(root) = root else {
+        return Vec::new();
+    };
+    let base = root.join(text::dir_of(file));
+    let own = file.rsplit('/').next().unwrap_or(file);
+    let mut out = Vec::new();
+    crate::tree_walk::walk_files(&base, 20_000, |path, rel, _| {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let cmake = name == "CMakeLists.txt" || name.ends_with(".cmake");
+        if !cmake || rel == own || rel.split('/').any(|c| c == "CMakeFiles") {
+            return std::ops::ControlFlow::Continue(());
+        }
+        if let Ok(t) = std::fs::read_to_string(path) {
+            out.push(t);
+        }
+        if out.len() >= 200 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    out
+}
+
+/// R50-g: the variables whose values reach the compile of a target in `texts` (a CMake file
+/// and those below it): read in compile options (`target_compile_options()`,
+/// `add_compile_options()`, FindCUDA's `cuda_add_*()`/`cuda_compile*()` arguments, which the
+/// port passes on as compile options, the `COMPILE_OPTIONS`/`COMPILE_FLAGS` properties) or in
+/// the nvcc flag variables (`CUDA_NVCC_FLAGS`, `CMAKE_CUDA_FLAGS*`), and those that a `set()`
+/// or `list(APPEND)`/`string(APPEND)` of such a variable reads (`set(GENCODE ${GENCODE}
+/// ${GENCODE_SM70})`).
+fn compile_option_vars(texts: &[String]) -> BTreeSet<String> {
+    let refs = |args: &[Arg]| -> Vec<String> {
+        args.iter()
+            .flat_map(|a| {
+                a.text
+                    .match_indices("${")
+                    .filter_map(|(p, _)| {
+                        let rest = &a.text[p + 2..];
+                        let e = rest.find('}')?;
+                        let name = &rest[..e];
+                        (!name.is_empty() && name.bytes().all(is_ident)).then(|| name.to_string())
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let mut seeds: BTreeSet<String> = BTreeSet::new();
+    let mut edges: Vec<(String, Vec<String>)> = Vec::new();
+    for t in texts {
+        for c in commands(t) {
+            let name = c.name.as_str();
+            let assigned = match name {
+                "set" => c.args.first().map(|a| (a.text.clone(), 1)),
+                "list" | "string" if c.args.first().is_some_and(|a| a.text == "APPEND") => {
+                    c.args.get(1).map(|a| (a.text.clone(), 2))
+                }
+                _ => None,
+            };
+            if let Some((var, from)) = assigned {
+                let read = refs(c.args.get(from..).unwrap_or(&[]));
+                if var == "CUDA_NVCC_FLAGS" || var.starts_with("CMAKE_CUDA_FLAGS") {
+                    seeds.extend(read);
+                } else {
+                    edges.push((var, read));
+                }
+                continue;
+            }
+            let options = matches!(name, "target_compile_options" | "add_compile_options")
+                || name.starts_with("cuda_add_")
+                || name.starts_with("cuda_compile")
+                || (matches!(
+                    name,
+                    "set_property" | "set_target_properties" | "set_source_files_properties"
+                ) && c
+                    .args
+                    .iter()
+                    .any(|a| matches!(a.text.as_str(), "COMPILE_OPTIONS" | "COMPILE_FLAGS")));
+            if options {
+                seeds.extend(refs(&c.args));
+            }
+        }
+    }
+    loop {
+        let before = seeds.len();
+        for (var, read) in &edges {
+            if seeds.contains(var) {
+                seeds.extend(read.iter().cloned());
+            }
+        }
+        if seeds.len() == before {
+            break;
+        }
+    }
+    seeds
+}
+
+/// How [`flag_args`] treats architecture flags other than by mapping them to the run's AMD
+/// targets.
+#[derive(Clone, Copy)]
+enum Arch<'a> {
+    /// The value of a `CUDA_NVCC_FLAGS` that reaches no compiler (see [`nvcc_flags_dead`]).
+    DeadNvccFlags,
+    /// The value of variable `.0`, which reaches targets that hip::device compiles for
+    /// GPU_TARGETS (R50-g).
+    HipDevice(&'a str),
 }
 
 /// Whether each argument of `cmd` is an element of a list (a `foreach` item, a `list()`

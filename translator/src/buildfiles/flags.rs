@@ -2506,7 +2506,20 @@ fn map_one(
             return 1;
         }
     }
-    for prefix in ["-L", "-I", "-Wl,-rpath,", "-isystem"] {
+    // V22-a: the linker's run path in nvcc's and gcc's other spellings (`-Xlinker -rpath
+    // -Xlinker PATH`), as `-Wl,-rpath,PATH` is.
+    if strip == "-Xlinker"
+        && words.get(i + 1).is_some_and(|w| *w == "-rpath")
+        && words.get(i + 2).is_some_and(|w| *w == "-Xlinker")
+        && words
+            .get(i + 3)
+            .is_some_and(|p| is_cuda_path_in(p, &opts.cuda_path_vars))
+    {
+        drop_words(m, i, 4);
+        note(m, i, B_PATH, format!("CUDA install path `{}` dropped", words[i..i + 4].join(" ")), Some("hipcc finds the HIP headers and libraries itself; add -L/-I for ROCm libraries outside /opt/rocm by hand"));
+        return 4;
+    }
+    for prefix in ["-L", "-I", "-Wl,-rpath,", "-Wl,-rpath=", "-isystem"] {
         if let Some(p) = strip.strip_prefix(prefix) {
             let (p, n) = if p.is_empty() && i + 1 < words.len() {
                 (words[i + 1], 2)

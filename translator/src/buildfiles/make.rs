@@ -1182,6 +1182,26 @@ fn nvcc_install_root(value: &str) -> bool {
     looks_up && up
 }
 
+/// V22-b: whether a variable's value is the path the shell finds nvcc (or, written by a first
+/// run, hipcc) at: `$(shell which nvcc)`, `$(shell command -v nvcc 2>/dev/null)`, `$(shell
+/// type -p nvcc)`. Not a directory derived from it (see [`nvcc_install_root`]).
+fn nvcc_lookup(value: &str) -> bool {
+    let v = value.trim();
+    if !v.starts_with("$(shell ") && !v.starts_with("${shell ") {
+        return false;
+    }
+    if v.contains("dirname") || v.contains("$(dir ") || nvcc_install_root(v) {
+        return false;
+    }
+    let words: Vec<&str> = v
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '{' | '}' | '`' | '|'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|p| matches!(p[0], "which" | "-v" | "-p" | "-P") && matches!(p[1], "nvcc" | "hipcc"))
+}
+
 /// The variables set to CUDA install paths (see [`cuda_path_vars`]) that a Makefile in a
 /// directory above this one (`file`, relative to [`BuildOptions::tree_root`]) exports to the
 /// make it runs here (BitCrack's top Makefile: `CUDA_INCLUDE=${CUDA_HOME}/include`, `export
@@ -1565,11 +1585,21 @@ fn host_flags(
     let mut written: BTreeSet<&str> = BTreeSet::new();
     for n in &mut mapped.notes {
         let w = words[n.word].trim_matches(|c| c == '"' || c == '\'');
-        let (flag, path) = ["-isystem", "-I", "-L", "-Wl,-rpath,", "-l"]
-            .iter()
-            .find_map(|f| w.strip_prefix(f).map(|p| (*f, p)))
-            .unwrap_or(("", ""));
-        let path = if path.is_empty() {
+        let (flag, path) = [
+            "-isystem",
+            "-I",
+            "-L",
+            "-Wl,-rpath,",
+            "-Wl,-rpath=",
+            "-Xlinker",
+            "-l",
+        ]
+        .iter()
+        .find_map(|f| w.strip_prefix(f).map(|p| (*f, p)))
+        .unwrap_or(("", ""));
+        let path = if flag == "-Xlinker" {
+            words.get(n.word + 3).copied().unwrap_or("")
+        } else if path.is_empty() {
             words.get(n.word + 1).copied().unwrap_or("")
         } else {
             path
@@ -1588,6 +1618,11 @@ fn host_flags(
                 &["-L$(ROCM_PATH)/lib"]
             }
             "-Wl,-rpath," if n.info.id == B_PATH.id => &["-Wl,-rpath,$(ROCM_PATH)/lib"],
+            // V22-a: the other spellings keep theirs.
+            "-Wl,-rpath=" if n.info.id == B_PATH.id => &["-Wl,-rpath=$(ROCM_PATH)/lib"],
+            "-Xlinker" if n.info.id == B_PATH.id => {
+                &["-Xlinker", "-rpath", "-Xlinker", "$(ROCM_PATH)/lib"]
+            }
             "-l" if n.info.id == B_LIB_MAPPED.id && matches!(path, "cudart" | "cudart_static") => {
                 &["-lamdhip64"]
             }
@@ -1602,7 +1637,9 @@ fn host_flags(
         };
         change.1 = Action::Replace(new.iter().map(|s| s.to_string()).collect());
         used |= new.iter().any(|s| s.contains("$(ROCM_PATH)"));
-        let shown = if words.get(n.word + 1).is_some() && w == flag {
+        let shown = if flag == "-Xlinker" {
+            words[n.word..(n.word + 4).min(words.len())].join(" ")
+        } else if words.get(n.word + 1).is_some() && w == flag {
             format!("{w} {}", words[n.word + 1])
         } else {
             w.to_string()
@@ -1611,17 +1648,18 @@ fn host_flags(
         // R47-2: a library path rewritten whole leaves the user nothing to do: a note (B006's
         // "rewritten, check"), with help about libraries. A path left as it is (`continue`
         // above) keeps its warning.
-        if flag == "-L" || flag == "-Wl,-rpath," {
+        let rpath = matches!(flag, "-Wl,-rpath," | "-Wl,-rpath=" | "-Xlinker");
+        if flag == "-L" || rpath {
             n.severity = Some(crate::diag::Severity::Note);
         }
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
-        } else if flag == "-L" || flag == "-Wl,-rpath," {
+        } else if flag == "-L" || rpath {
             format!(
                 "these flags reach a host linker, not hipcc: the HIP runtime (libamdhip64) and ROCm's libraries are in $(ROCM_PATH)/lib (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`)"
             )
         } else {
-            let c = if c && flag != "-L" && flag != "-Wl,-rpath," {
+            let c = if c && flag != "-L" && !rpath {
                 format!("; {C_SOURCES_HELP}")
             } else {
                 String::new()
@@ -2355,6 +2393,8 @@ pub(super) fn driver_word(
         };
         let value = values.get(var).map(|v| v.trim());
         match value {
+            // V22-b: `NVCC := $(shell which nvcc)` runs the compiler the shell finds.
+            Some(v) if nvcc_lookup(v) => return Some((Driver::Device, i)),
             Some(v) if !v.is_empty() && !v.starts_with('@') && depth < 4 => {
                 let mut inner: Vec<&str> = v.split_whitespace().collect();
                 let unquoted: Vec<(&str, bool)> = inner.iter().map(|w| (*w, false)).collect();
@@ -3388,6 +3428,18 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     let t = w.text.as_str();
     // make's `@`, `-` and `+` prefix a recipe's first word only: elsewhere `-.../nvcc` is a flag.
     let program = if i == 0 { past_recipe_prefix(t) } else { t };
+    // V22-b: a lookup of nvcc (`$(shell which nvcc)`, `command -v nvcc`) finds hipcc, the
+    // program alone: `command -v` would look a flag up as a second program.
+    let looked_up = i > 0
+        && matches!(words[i - 1].text.as_str(), "which" | "-v" | "-p" | "-P")
+        && matches!(t, "nvcc" | "nvcc)" | "nvcc}" | "nvcc))");
+    if looked_up {
+        let start = w.start + usize::from(w.quote.is_some());
+        if sink.edit(start, start + 4, "hipcc", B_COMPILER.id) {
+            sink.diag(B_COMPILER, start, "`nvcc` -> `hipcc`".into(), None);
+        }
+        return;
+    }
     if is_nvcc(program) && (i == 0 || !t.starts_with(['@', '-', '+'])) {
         let lead = t.len() - program.trim_start_matches(['@', '-', '+']).len();
         let start = w.start + lead + usize::from(w.quote.is_some());
@@ -3597,6 +3649,11 @@ fn cuda_reference<'a>(t: &'a str, roots: &[String]) -> Option<(usize, &'a str)> 
 /// [`super::include_dirs`]), relative to this Makefile's directory (where make runs), also
 /// behind `$(CURDIR)/` or `$(PWD)/`; paths behind other variables are not read.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    let here = makefile_dir_vars(src);
+    let here: Vec<String> = here
+        .iter()
+        .flat_map(|v| [format!("$({v})"), format!("${{{v}}}")])
+        .collect();
     for (start, end) in logical_lines(src) {
         let words = line_words(src, start, end);
         for (i, w) in words.iter().enumerate() {
@@ -3622,6 +3679,7 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
             };
             let path = ["$(CURDIR)", "${CURDIR}", "$(PWD)", "${PWD}"]
                 .into_iter()
+                .chain(here.iter().map(String::as_str))
                 .find_map(|v| path.strip_prefix(v))
                 .map_or(path, |p| p.trim_start_matches('/'));
             if path.is_empty() {
@@ -3634,6 +3692,44 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
             add(path, at, Anchor::File);
         }
     }
+}
+
+/// V22-f: the variables a Makefile sets to its own directory: `TOP := $(dir $(abspath
+/// $(lastword $(MAKEFILE_LIST))))` (with `realpath`, `firstword`, or `abspath` outside `dir`),
+/// `ROOT := $(CURDIR)`, `$(shell pwd)`. An include path behind one (`-I$(TOP)include`) is
+/// relative to the Makefile's directory.
+fn makefile_dir_vars(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (start, end) in logical_lines(src) {
+        let line = src[start..end].trim();
+        if line.starts_with('#') || line.starts_with('\t') {
+            continue;
+        }
+        let Some(eq) = line.find('=') else {
+            continue;
+        };
+        let name = line[..eq].trim_end_matches([':', '?', '!', ':']).trim();
+        let name = name.rsplit(' ').next().unwrap_or(name);
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let value: String = line[eq + 1..]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let own = value.contains("MAKEFILE_LIST")
+            && (value.contains("$(lastword") || value.contains("$(firstword"))
+            && (value.contains("$(abspath") || value.contains("$(realpath"))
+            && value.contains("$(dir");
+        let current = matches!(
+            value.as_str(),
+            "$(CURDIR)" | "${CURDIR}" | "$(shellpwd)" | "$(PWD)" | "${PWD}" | "$(CURDIR)/"
+        );
+        if own || current {
+            out.push(name.to_string());
+        }
+    }
+    out
 }
 
 /// Calls `add` with each directory a recipe enters (`$(MAKE) -C cuda`, `make --directory=cuda`,

@@ -304,6 +304,8 @@ pub(crate) const DROPPABLE_LIBRARIES: &[(&str, &[&str])] = &[
     ("cudnn", &["cudnn", "CUDNN"]),
     ("nccl", &["nccl", "NCCL"]),
     ("nccl_static", &["nccl", "NCCL"]),
+    // R50-e: roctx64 is roctracer's, a package not every ROCm install has.
+    ("nvToolsExt", &["nvtx", "NVTX", "nvToolsExt"]),
 ];
 
 /// The API words of a droppable library, given as a link name or a `CUDA::` target (see
@@ -444,13 +446,16 @@ fn thrust_and_cub(text: &[u8]) -> (bool, bool) {
 /// whose recipes run a host compiler: it reads the sources they compile for CUDA headers
 /// (R30-a, see [`make_host::may_read_host_sources`]). So does a CMake file's that may get the
 /// HIP block: for HIP before 6.0 it reads the project's other CMake files for a C++ standard
-/// (verify13 REG-1, see [`cmake::may_read_project_standard`]).
+/// (verify13 REG-1, see [`cmake::may_read_project_standard`]). So does a CMake file's that
+/// adds subdirectories and names architecture flags: it reads their CMake files for the
+/// readers of its variables (R50-g, see [`cmake::may_read_arch_readers`]).
 pub fn may_name_old_standard(src: &[u8]) -> bool {
     names_old_standard(src)
         || cmake_lists_cuda_sources(src)
         || make_host::may_read_host_sources(src)
         || cmake::may_read_project_standard(src)
         || cmake::may_read_included_helpers(src)
+        || cmake::may_read_arch_readers(src)
 }
 
 /// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
@@ -1146,6 +1151,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   finding is a warning: change them by hand where they are link names.\n\
                   FindNCCL's variables follow find_package(NCCL) to rccl: ${NCCL_LIBRARIES} becomes\n\
                   rccl::rccl, ${NCCL_INCLUDE_DIRS} its include directories, NCCL_FOUND rccl_FOUND.\n\
+                  A CUDA library file in CMake (${CUDA_TOOLKIT_TARGET_DIR}/lib64/stubs/libcuda.so,\n\
+                  /usr/local/cuda/lib64/libcublas.so) is the library its FindCUDA variable names: it becomes\n\
+                  the same HIP target (the driver stub hip::amdhip64), or goes as above; find_package(hip)\n\
+                  sets none of FindCUDA's directory variables, so the path would name a file at the root.\n\
                   A build that links hipTensor (cuTENSOR's port) for a GPU hipTensor is not built for\n\
                   (through ROCm 7.0 it supports CDNA alone: gfx908, gfx90a, gfx94x, gfx950; its\n\
                   development documentation adds RDNA3/RDNA4, gfx11 and gfx12, never gfx10) gets one\n\
@@ -1180,6 +1189,7 @@ pub const DIAGS: &[DiagInfo] = &[
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
                   with ROCM_PATH ?= /opt/rocm added to the file; a library path rewritten so (-L, -Wl,-rpath,)\n\
+                  (also -Wl,-rpath=PATH and -Xlinker -rpath -Xlinker PATH, each in its own spelling)\n\
                   is a note (rewritten, check it), an include path a warning. A host compile recipe with no CUDA\n\
                   include path (CUDA was on the compiler's default path) whose source, or a project\n\
                   header it includes, includes a CUDA header the port turns into a HIP one gets the same\n\
@@ -1189,7 +1199,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   CUDA_INCLUDE = ${CUDA_HOME}/include read in -I${CUDA_INCLUDE}). Other uses (variables, rpaths in\n\
                   scripts) are reported for review. Paths into NVIDIA's HPC SDK (/opt/nvidia/hpc_sdk,\n\
                   $(NVHPC_SDK), the MPI and NCCL under its comm_libs/) are reported too, and left as\n\
-                  they are: point them at the system's MPI (mpicxx --showme:incdirs) and at RCCL.",
+                  they are: point them at the system's MPI (mpicxx --showme:incdirs) and at RCCL.\n\
+                  In CMake, a path built from a directory variable FindCUDA or FindCUDAToolkit set\n\
+                  (${CUDA_TOOLKIT_ROOT_DIR}/samples/common/inc, ${CUDAToolkit_LIBRARY_DIR}/...) is a warning\n\
+                  where the file does not set the variable itself: the port finds the hip package, which\n\
+                  sets none of them, so the path starts at the root.",
     },
     DiagInfo {
         id: "B007",
@@ -1305,7 +1319,12 @@ pub const DIAGS: &[DiagInfo] = &[
                   A CMake file that sets CMAKE_CUDA_ARCHITECTURES and also reads it (list(GET ...),\n\
                   ${CMAKE_CUDA_ARCHITECTURES}, IN_LIST, a comparison) keeps the set(), with a note naming\n\
                   the first reader: what the project derives from it (a minimum architecture, the sources\n\
-                  it compiles) keeps its value, and the variable has no effect on hipcc-compiled sources.",
+                  it compiles) keeps its value, and the variable has no effect on hipcc-compiled sources.\n\
+                  A variable of a CMake file whose targets compile HIP sources through hip::device\n\
+                  (set(GENCODE_SM70 -gencode=...), read by cuda_add_executable(... OPTIONS ${GENCODE}) or\n\
+                  target_compile_options) loses its architecture flags, with one note a command: hip::device\n\
+                  compiles for GPU_TARGETS, so -DGPU_TARGETS alone picks the AMD targets. A variable a\n\
+                  custom command or execute_process() reads keeps the --offload-arch= list.",
     },
     DiagInfo {
         id: "B010",

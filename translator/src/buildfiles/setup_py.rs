@@ -1213,6 +1213,7 @@ pub(crate) fn translate(
         nvcc_probes(src, &toks, sink, &handled);
         renamed_extensions(src, &toks, sink, &exts);
         renamed_suffixes(src, &toks, sink, &opts.renamed);
+        renamed_suffix_tuples(src, &toks, sink, &opts.renamed);
     }
 }
 
@@ -1630,6 +1631,124 @@ fn renamed_suffixes(src: &str, toks: &[Tok], sink: &mut Sink, renamed: &BTreeMap
                 format!(
                     "`endswith({text})` -> `endswith({tuple})`: the sources whose names ended in `{content}` end in {} now",
                     news.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+                None,
+            );
+        }
+    }
+}
+
+/// V22-h: [`renamed_suffixes`] for the elements of a tuple that is the one argument of a
+/// `.endswith(...)` call (`p.endswith(("_cuda.cu", ".cpp"))`): the new suffixes go at the
+/// tuple's end, once, with a note.
+fn renamed_suffix_tuples(
+    src: &str,
+    toks: &[Tok],
+    sink: &mut Sink,
+    renamed: &BTreeMap<String, String>,
+) {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    for open in 3..toks.len() {
+        if !(punct(open, '(')
+            && punct(open - 1, '(')
+            && matches!(&toks[open - 2], Tok::Ident { text, .. } if text == "endswith")
+            && punct(open - 3, '.'))
+        {
+            continue;
+        }
+        let elems = list_elements(toks, open);
+        let Some(last) = elems.last() else {
+            continue;
+        };
+        // The tuple is the call's one argument: its closing parenthesis, then the call's.
+        let mut depth = 0isize;
+        let Some(close) = toks[open..]
+            .iter()
+            .position(|t| {
+                depth += nesting(t);
+                depth == 0
+            })
+            .map(|p| p + open)
+        else {
+            continue;
+        };
+        if !punct(close + 1, ')') {
+            continue;
+        }
+        let mut contents: Vec<&str> = Vec::new();
+        let mut quote_of = '"';
+        let mut news: Vec<&str> = Vec::new();
+        let mut olds: Vec<&str> = Vec::new();
+        for r in &elems {
+            let Tok::Str {
+                start,
+                end,
+                content,
+                quote,
+                triple: false,
+                prefix,
+                ..
+            } = &toks[r.start]
+            else {
+                continue;
+            };
+            if r.len() != 1 {
+                continue;
+            }
+            contents.push(content.as_str());
+            let plain = !prefix.contains(['f', 'F', 'b', 'B'])
+                && content.contains('.')
+                && !content.starts_with('.')
+                && !content.contains(['/', '\\', '*', '?', '[', '{']);
+            if !plain || sink.claimed(*start, *end) {
+                continue;
+            }
+            for (old, new) in renamed {
+                let Some(stem) = old.strip_suffix(content.as_str()) else {
+                    continue;
+                };
+                let Some(suffix) = new.strip_prefix(stem) else {
+                    continue;
+                };
+                if suffix != content && !suffix.contains('/') && !news.contains(&suffix) {
+                    news.push(suffix);
+                    quote_of = *quote;
+                    if !olds.contains(&content.as_str()) {
+                        olds.push(content.as_str());
+                    }
+                }
+            }
+        }
+        news.retain(|n| !contents.contains(n));
+        if news.is_empty() {
+            continue;
+        }
+        let after = tok_end(&toks[last.end - 1]);
+        let added: Vec<String> = news
+            .iter()
+            .map(|n| format!("{quote_of}{n}{quote_of}"))
+            .collect();
+        let text = &src[tok_start(&toks[open])..tok_end(&toks[close])];
+        if sink.edit(after, after, format!(", {}", added.join(", ")), B_GLOB.id) {
+            sink.diag_as(
+                B_GLOB,
+                crate::diag::Severity::Note,
+                tok_start(&toks[open]),
+                format!(
+                    "`endswith({text})` gets {}: the sources whose names ended in {} end in {} now",
+                    added
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    olds.iter()
+                        .map(|o| format!("`{o}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    news.iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 None,
             );
@@ -5475,17 +5594,45 @@ const WARP_SYNC_FILES: usize = 64;
 /// groups (whose tile votes call them). `None` where a file cannot be read. `seen` holds the
 /// files read for this call.
 fn uses_warp_sync(path: &std::path::Path, seen: &mut HashSet<std::path::PathBuf>) -> Option<bool> {
-    if !seen.insert(path.to_path_buf()) {
-        return Some(false);
-    }
-    if seen.len() > WARP_SYNC_FILES {
-        return None;
-    }
-    let text = std::fs::read(path).ok()?;
-    if warp_sync_named(&text) {
+    // R49-f: the file and the headers it includes are read together, as hipcc reads them for a
+    // PyTorch extension (USE_ROCM defined): a name that a live `#define` of any of them
+    // replaces (exllamav2's compat.cuh: `#define __shfl_xor_sync(mask, var, laneMask)
+    // __shfl_xor(var, laneMask)` under `#if defined(USE_ROCM)`) is no builtin the port keeps.
+    let mut texts = Vec::new();
+    let mut visited = HashSet::new();
+    let complete = extension_texts(path, seen, &mut visited, &mut texts);
+    let texts: Vec<Vec<u8>> = texts.iter().map(|t| amd_live(t, true)).collect();
+    let defined = defined_names(&texts);
+    if texts.iter().any(|t| sync_named_except(t, &defined)) {
         return Some(true);
     }
-    let dir = path.parent()?;
+    complete.then_some(false)
+}
+
+/// The texts of the source at `path` and of the headers it includes by a quoted path found
+/// beside it, in `out` (each once: `visited`; at most [`WARP_SYNC_FILES`] in all: `seen`).
+/// Whether every one was read: a header found elsewhere (an include directory) is not.
+fn extension_texts(
+    path: &std::path::Path,
+    seen: &mut HashSet<std::path::PathBuf>,
+    visited: &mut HashSet<std::path::PathBuf>,
+    out: &mut Vec<Vec<u8>>,
+) -> bool {
+    if !visited.insert(path.to_path_buf()) {
+        return true;
+    }
+    seen.insert(path.to_path_buf());
+    if seen.len() > WARP_SYNC_FILES {
+        return false;
+    }
+    let Ok(text) = std::fs::read(path) else {
+        return false;
+    };
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    let mut complete = true;
+    let mut headers = Vec::new();
     for line in text.split(|&c| c == b'\n') {
         let line = line.trim_ascii_start();
         let Some(rest) = line.strip_prefix(b"#") else {
@@ -5500,25 +5647,167 @@ fn uses_warp_sync(path: &std::path::Path, seen: &mut HashSet<std::path::PathBuf>
         let Some(end) = rest.iter().position(|&c| c == b'"') else {
             continue;
         };
-        let name = std::str::from_utf8(&rest[..end]).ok()?;
-        let header = dir.join(name);
-        // A header found elsewhere (an include directory) is not read: not known.
-        if !header.is_file() {
-            return None;
-        }
-        if uses_warp_sync(&header, seen)? {
-            return Some(true);
-        }
+        let Ok(name) = std::str::from_utf8(&rest[..end]) else {
+            complete = false;
+            continue;
+        };
+        headers.push(dir.join(name));
     }
-    Some(false)
+    out.push(text);
+    for header in headers {
+        if !header.is_file() {
+            complete = false;
+            continue;
+        }
+        complete &= extension_texts(&header, seen, visited, out);
+    }
+    complete
 }
 
-/// Whether `text` names `__syncwarp`, cooperative groups, or an identifier `__..._sync`.
+/// R49-f: the names the live `#define`s of `texts` define (function-like or not): hipcc
+/// replaces them before it looks for a declaration.
+fn defined_names(texts: &[Vec<u8>]) -> BTreeSet<Vec<u8>> {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = BTreeSet::new();
+    for text in texts {
+        for line in text.split(|&c| c == b'\n') {
+            let Some(rest) = line.trim_ascii_start().strip_prefix(b"#") else {
+                continue;
+            };
+            let Some(rest) = rest.trim_ascii_start().strip_prefix(b"define") else {
+                continue;
+            };
+            let rest = rest.trim_ascii_start();
+            let n = rest.iter().take_while(|&&c| ident(c)).count();
+            if n > 0 {
+                out.insert(rest[..n].to_vec());
+            }
+        }
+    }
+    out
+}
+
+/// R49-f (verify22 g3/a): `text` with the arms hipcc skips blanked, where a conditional tests
+/// a macro that hipcc (`__HIPCC__`, `__HIP_PLATFORM_AMD__`, `__HIP_PLATFORM_HCC__`) or, with
+/// `torch`, PyTorch's ROCm build (`USE_ROCM`, `-DUSE_ROCM=1`) defines: `#ifndef USE_ROCM`, `#if
+/// !defined(USE_ROCM)`, the `#else` of `#ifdef USE_ROCM`. Conditions on anything else keep
+/// both arms.
+fn amd_live(text: &[u8], torch: bool) -> Vec<u8> {
+    let defined = |name: &[u8]| {
+        matches!(
+            name,
+            b"__HIPCC__" | b"__HIP_PLATFORM_AMD__" | b"__HIP_PLATFORM_HCC__" | b"__HIP__"
+        ) || (torch && name == b"USE_ROCM")
+    };
+    // What a condition says where it tests one such macro alone: taken or not.
+    let judge = |directive: &[u8], cond: &[u8]| -> Option<bool> {
+        let c: Vec<u8> = cond
+            .iter()
+            .copied()
+            .filter(|c| !c.is_ascii_whitespace())
+            .collect();
+        let c = match c.iter().position(|&b| b == b'/') {
+            Some(p) if c.get(p + 1).is_some_and(|&b| b == b'/' || b == b'*') => c[..p].to_vec(),
+            _ => c,
+        };
+        match directive {
+            b"ifdef" => defined(&c).then_some(true),
+            b"ifndef" => defined(&c).then_some(false),
+            b"if" | b"elif" => {
+                let (neg, rest) = match c.strip_prefix(b"!") {
+                    Some(r) => (true, r),
+                    None => (false, &c[..]),
+                };
+                let name = rest
+                    .strip_prefix(b"defined(")
+                    .and_then(|r| r.strip_suffix(b")"))
+                    .or_else(|| rest.strip_prefix(b"defined"))
+                    .unwrap_or(rest);
+                defined(name).then_some(!neg)
+            }
+            _ => None,
+        }
+    };
+    // Per open conditional: whether its current arm is dead, and whether an earlier arm was
+    // surely taken (`Some(true)`), surely not (`Some(false)`), or not known (`None`).
+    let mut stack: Vec<(bool, Option<bool>)> = Vec::new();
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|&c| c == b'\n') {
+        let outer_dead = stack.iter().any(|s| s.0);
+        let body = line.trim_ascii_start();
+        if let Some(rest) = body.strip_prefix(b"#") {
+            let rest = rest.trim_ascii_start();
+            let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+            let (directive, cond) = (&rest[..n], rest[n..].trim_ascii());
+            match directive {
+                b"if" | b"ifdef" | b"ifndef" => {
+                    let taken = judge(directive, cond);
+                    stack.push((taken == Some(false), taken));
+                }
+                b"elif" => {
+                    if let Some(top) = stack.last_mut() {
+                        let taken = match top.1 {
+                            Some(true) => Some(false),
+                            _ => judge(directive, cond),
+                        };
+                        let before = top.1;
+                        top.0 = taken == Some(false) || before == Some(true);
+                        top.1 = match (before, taken) {
+                            (Some(true), _) | (_, Some(true)) => Some(true),
+                            (Some(false), Some(false)) => Some(false),
+                            _ => None,
+                        };
+                    }
+                }
+                b"else" => {
+                    if let Some(top) = stack.last_mut() {
+                        top.0 = top.1 == Some(true);
+                        top.1 = Some(true);
+                    }
+                }
+                b"endif" => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+            if outer_dead || stack.iter().any(|s| s.0) && directive != b"endif" {
+                out.extend(line.iter().map(|&c| if c == b'\n' { c } else { b' ' }));
+            } else {
+                out.extend_from_slice(line);
+            }
+            continue;
+        }
+        if outer_dead {
+            out.extend(line.iter().map(|&c| if c == b'\n' { c } else { b' ' }));
+        } else {
+            out.extend_from_slice(line);
+        }
+    }
+    out
+}
+
+/// Whether `text` names `__syncwarp`, cooperative groups, or an identifier `__..._sync`, in
+/// the code hipcc compiles (see [`hip_live`], [`amd_live`]) and not as a name a `#define` of
+/// the text replaces (R49-f).
 fn warp_sync_named(text: &[u8]) -> bool {
+    let text = amd_live(text, false);
+    let defined = defined_names(std::slice::from_ref(&text));
+    sync_named_except(&text, &defined)
+}
+
+/// [`warp_sync_named`] for a text whose dead arms are already blanked, but for the names in
+/// `defined`, which a live `#define` replaces.
+fn sync_named_except(text: &[u8], defined: &BTreeSet<Vec<u8>>) -> bool {
     let text = &*hip_live(text);
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    if memchr::memmem::find(text, b"__syncwarp").is_some()
-        || memchr::memmem::find(text, b"cooperative_groups").is_some()
+    if memchr::memmem::find(text, b"cooperative_groups").is_some() {
+        return true;
+    }
+    let whole = |start: usize, end: usize| {
+        (start == 0 || !ident(text[start - 1])) && text.get(end).is_none_or(|&c| !ident(c))
+    };
+    if memchr::memmem::find_iter(text, b"__syncwarp")
+        .any(|at| whole(at, at + 10) && !defined.contains(&b"__syncwarp"[..]))
     {
         return true;
     }
@@ -5531,7 +5820,7 @@ fn warp_sync_named(text: &[u8]) -> bool {
             .iter()
             .rposition(|&c| !ident(c))
             .map_or(0, |p| p + 1);
-        text[start..].starts_with(b"__") && start + 2 < at
+        text[start..].starts_with(b"__") && start + 2 < at && !defined.contains(&text[start..end])
     })
 }
 

@@ -100,6 +100,31 @@ fn words_before(line: &str, at: usize) -> Vec<&str> {
         .collect()
 }
 
+/// V22-i: a message that ends in the lines of the synthetic Makefile a script line was
+/// translated in (`(line 2)`, `(lines 2, 3)`; its command starts on line 2) with the script's
+/// lines instead, the command starting on line `first`.
+fn script_lines(message: &str, first: usize) -> String {
+    let Some(open) = message.rfind(" (line") else {
+        return message.to_string();
+    };
+    let Some(list) = message[open..].strip_suffix(')').and_then(|r| {
+        r.strip_prefix(" (lines ")
+            .or_else(|| r.strip_prefix(" (line "))
+    }) else {
+        return message.to_string();
+    };
+    let numbers: Option<Vec<usize>> = list.split(", ").map(|n| n.parse().ok()).collect();
+    let Some(numbers) = numbers.filter(|n| n.iter().all(|&n| n >= 2)) else {
+        return message.to_string();
+    };
+    let shifted: Vec<String> = numbers
+        .iter()
+        .map(|n| (n - 2 + first).to_string())
+        .collect();
+    let head = if numbers.len() == 1 { "line" } else { "lines" };
+    format!("{} ({head} {})", &message[..open], shifted.join(", "))
+}
+
 /// Whether the last words are a lookup of a program: `which`, `hash`, `type`, `command -v`,
 /// `type -p`.
 fn is_lookup(words: &[&str]) -> bool {
@@ -325,8 +350,11 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 converted = true;
             }
         }
-        for d in diags {
+        for mut d in diags {
             if let Some(to) = syn.map(d.offset, false).filter(|&o| !seen(o)) {
+                // V22-i: the Makefile's line numbers are the synthetic rule's (its command on
+                // line 2): the script's are where the line starts.
+                d.message = script_lines(&d.message, line_no(lead));
                 sink.push_moved(d, to);
             }
         }
