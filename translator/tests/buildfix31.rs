@@ -349,3 +349,32 @@ fn makefile_directory_variable_in_include_path_is_followed() {
     assert!(!plain.is_empty(), "{err_plain}");
     assert_eq!(with_top, plain, "{err_top}\n---\n{err_plain}");
 }
+
+/// R51-a (llm.c's dev/cuda Makefile): a recipe running the nvcc the shell finds gets the
+/// warp-sync define after the program, not inside the lookup (where `which` would take it for
+/// a second name and drop it), and the not-found message names hipcc alone; a second run
+/// changes nothing.
+#[test]
+fn a_looked_up_compiler_gets_the_warp_sync_define_in_its_recipes() {
+    let mk = "NVCC := $(shell which nvcc 2>/dev/null)\nifeq ($(NVCC),)\n\t\t$(error nvcc not found.)\nendif\n\
+NVCCFLAGS = -std=c++17\n%: %.cu\n\t$(NVCC) -O3 $(NVCCFLAGS) $< -o $@\n\nreduce: reduce.cu\n";
+    let cu = "#include <cuda_runtime.h>\n__global__ void r(float* p) { float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n  p[threadIdx.x] = v; }\n";
+    let (_t, _code, err, out) = cli_convert_in(&[("Makefile", mk), ("reduce.cu", cu)], "6.2", &[]);
+    let text = &out[0];
+    assert!(
+        text.starts_with("NVCC := $(shell which hipcc 2>/dev/null)\nifeq ($(NVCC),)\n\t\t$(error hipcc not found.)\n"),
+        "{text}\n{err}"
+    );
+    assert!(
+        text.contains("\t$(NVCC) --offload-arch=gfx90a --offload-arch=gfx1030 -DHIP_ENABLE_WARP_SYNC_BUILTINS -O3 $(NVCCFLAGS) $< -o $@\n"),
+        "{text}\n{err}"
+    );
+    assert_eq!(
+        text.matches("HIP_ENABLE_WARP_SYNC_BUILTINS").count(),
+        1,
+        "{text}"
+    );
+    let (_t, _code, err2, again) =
+        cli_convert_in(&[("Makefile", text), ("reduce.cu", cu)], "6.2", &[]);
+    assert_eq!(&again[0], text, "{err2}");
+}

@@ -376,6 +376,11 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                     targets_added.push((program, line_no));
                 }
             }
+            if opts.warp_sync_define {
+                if let Some(at) = looked_up_program(&words, &values) {
+                    sink.insert_after(at, &format!(" -D{WARP_SYNC_DEFINE}"), B_COMPILER.id);
+                }
+            }
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
             let unseen = flags_set_elsewhere(&texts, &values, &includes, &mut unseen_reported);
             if let Some((i, names)) = unseen {
@@ -1200,6 +1205,32 @@ fn nvcc_lookup(value: &str) -> bool {
     words
         .windows(2)
         .any(|p| matches!(p[0], "which" | "-v" | "-p" | "-P") && matches!(p[1], "nvcc" | "hipcc"))
+}
+
+/// The macro that makes HIP 6.2 to 6.4 declare the `_sync` warp builtins.
+const WARP_SYNC_DEFINE: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+
+/// R51-a: where a recipe runs the compiler the shell finds (`NVCC := $(shell which nvcc)`, which
+/// the port makes `which hipcc`), the end of its program word, for the warp-sync define: written
+/// into the lookup, the define would be a second name for `which` to look up, and never reach
+/// hipcc. `None` where the line names the define already (a second run).
+fn looked_up_program(words: &[Word], values: &BTreeMap<String, String>) -> Option<usize> {
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    if texts.iter().any(|t| t.contains(WARP_SYNC_DEFINE)) {
+        return None;
+    }
+    let (Driver::Device, i) = driver_word(&texts, values, 0)? else {
+        return None;
+    };
+    let t = past_recipe_prefix(texts[i]);
+    let name = t
+        .strip_prefix("$(")
+        .and_then(|n| n.strip_suffix(')'))
+        .or_else(|| t.strip_prefix("${").and_then(|n| n.strip_suffix('}')))?;
+    values
+        .get(name)
+        .is_some_and(|v| nvcc_lookup(v))
+        .then_some(words[i].end)
 }
 
 /// The variables set to CUDA install paths (see [`cuda_path_vars`]) that a Makefile in a
@@ -3444,7 +3475,12 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         let lead = t.len() - program.trim_start_matches(['@', '-', '+']).len();
         let start = w.start + lead + usize::from(w.quote.is_some());
         let end = w.end - usize::from(w.quote.is_some());
-        let hipcc = if warp_sync && w.quote.is_none() {
+        // R51-a: a message (`$(error nvcc not found.)`) names the program, which it runs not.
+        let message = matches!(
+            words[0].text.as_str(),
+            "$(error" | "$(warning" | "$(info" | "${error" | "${warning" | "${info"
+        );
+        let hipcc = if warp_sync && w.quote.is_none() && !message {
             "hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS"
         } else {
             "hipcc"
