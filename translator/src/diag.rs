@@ -335,6 +335,7 @@ const ALSO_REPORTED: &[(&str, &[Severity])] = &[
     ("H024", &[Severity::Error]),
     ("H028", &[Severity::Error, Severity::Warning]),
     ("H029", &[Severity::Error]),
+    ("H033", &[Severity::Error]),
     ("H035", &[Severity::Warning]),
     ("H043", &[Severity::Warning]),
     ("H044", &[Severity::Warning]),

@@ -62,6 +62,7 @@ mod rulesfix30;
 mod rulesfix31;
 mod rulesfix32;
 mod rulesfix33;
+mod rulesfix34;
 mod srcfix13;
 mod srcfix14;
 mod srcfix15;

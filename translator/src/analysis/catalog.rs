@@ -60,7 +60,9 @@ or bounds a `for` loop in a function that numbers its warps by `warpSize`: on 64
 wavefronts a loop over it reads per-warp entries no warp wrote. \
 The shuffle findings are dropped in device functions that only kernels this file launches with \
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
-and a row that shares a 64-lane wavefront with another is H048's concern. A shuffle whose width \
+and a row that shares a 64-lane wavefront with another is H048's concern. What remains of H001 \
+there (a lane index taken `& 31` beside a vote) is a note: a 64-lane wavefront then holds 32 \
+threads, in lanes 0-31, so the index is the lane and the vote's bits 32-63 are 0. A shuffle whose width \
 is read at run time counts as one with a width of 32 in two cases: in functions that only blocks \
 32 threads wide reach (CUDA allows a width of at most 32, so each group of `width` lanes lies \
 inside one 32-thread row), and where the width is a kernel parameter that every launch in the \
@@ -995,6 +997,14 @@ warpSize)`) and reduces with `cub::WarpReduce<float, 32>` gathers values in lane
 the second 32-lane logical warp reduces on its own, so lane 0's result misses them on CDNA \
 (warning; use 32 throughout, or the default width with `warpSize`). A width of 64 exceeds \
 RDNA's 32-lane wavefront (warning); wider widths exceed every AMD wavefront (error).
+
+CUB 1.7 and older declare the shuffles without a width or a mask: `cub::ShuffleIndex(x, lane)`, \
+`cub::ShuffleUp(x, delta)`, `cub::ShuffleDown(x, delta)`. hipCUB declares them only as \
+`template <int LOGICAL_WARP_THREADS, typename T> T ShuffleIndex(T, int, unsigned int \
+member_mask)` (`ShuffleUp`/`ShuffleDown` also take a first or last lane), with no default for \
+either, so such a call does not compile after the rename (error): use `__shfl(x, lane)` \
+(`__shfl_up`, `__shfl_down`), which works on the whole wavefront, or give the width and a mask, \
+`hipcub::ShuffleIndex<HIPCUB_DEVICE_WARP_THREADS>(x, lane, mask)`.
 
 Fix: pass the width explicitly and derive warp indices and storage counts from that same \
 constant, or make it a template parameter chosen on the host from hipDeviceAttributeWarpSize.",

@@ -238,7 +238,7 @@ impl Eval<'_, '_, '_, '_> {
                 type_size(&super::norm_ws(self.text(ty)))
             }
             "identifier" => self.named_value(n, self.text(n), d),
-            "qualified_identifier" => None,
+            "qualified_identifier" => self.qualified_value(n, d),
             _ => None,
         }
     }
@@ -283,7 +283,24 @@ impl Eval<'_, '_, '_, '_> {
         if !decl.constant || decl.pointer {
             return None;
         }
-        self.int_at(decl.init?, d)
+        self.int_at(initializer(decl)?, d)
+    }
+
+    /// The value of a qualified name (`cfg::kBlock`, `Map::KEY_MASK`, `MapT<K>::KEY_MASK`): a
+    /// constant declared with an integer initializer in a namespace or class of the file (see
+    /// [`qualified_constants`]), where every such declaration agrees (verify22 V22-g,
+    /// realuser50 R50-a).
+    fn qualified_value(&self, n: Node, d: usize) -> Option<i64> {
+        let decls = self.decls?;
+        let mut value = None;
+        for decl in qualified_constants(decls, self.src, self.macros, n)? {
+            let v = self.int_at(initializer(&decl)?, d)?;
+            if value.is_some_and(|x| x != v) {
+                return None;
+            }
+            value = Some(v);
+        }
+        value
     }
 
     /// For `n`, named `name`, a non-type parameter of a template around it: its value where the
@@ -428,6 +445,96 @@ impl Eval<'_, '_, '_, '_> {
         }
         Some(values)
     }
+}
+
+/// The value a declaration gives its name: its initializer, or a class member's default
+/// (`static constexpr uint32_t KEY_MASK = 0x15555555;` in a class body, a `default_value`).
+pub(super) fn initializer<'t>(decl: &super::Decl<'t>) -> Option<Node<'t>> {
+    decl.init.or_else(|| {
+        (decl.decl.kind_name() == "field_declaration" && decl.declarators == 1)
+            .then(|| decl.decl.field(FIELDS.default_value))
+            .flatten()
+    })
+}
+
+/// The scope and the name a qualified identifier ends with: `cfg` and `kBlock` of
+/// `cfg::kBlock`, `MapT` and `KEY` of `ns::MapT<K>::KEY` (the scope is `None` for `::KEY`).
+pub(super) fn qualified_parts<'s>(n: Node, src: &'s [u8]) -> Option<(Option<&'s str>, &'s str)> {
+    let text = |x: Node| std::str::from_utf8(&src[x.byte_range()]).unwrap_or("");
+    let mut q = n;
+    for _ in 0..8 {
+        let name = q.field(FIELDS.name)?;
+        if name.kind_name() == "qualified_identifier" {
+            q = name;
+            continue;
+        }
+        if name.kind_name() != "identifier" {
+            return None;
+        }
+        let scope = q.field(FIELDS.scope).map(|s| match s.kind_name() {
+            "template_type" => s.field(FIELDS.name).map_or("", text),
+            _ => text(s),
+        });
+        return Some((scope.filter(|s| !s.is_empty()), text(name)));
+    }
+    None
+}
+
+/// The name of the namespace or class whose body holds declaration `decl` directly (through
+/// templates, `extern "C"` blocks and conditional code only): `Some("")` at file scope and
+/// for an unnamed namespace, `None` inside a function or a block.
+fn enclosing_scope_name<'s>(decl: Node, src: &'s [u8]) -> Option<&'s str> {
+    let mut up = decl.parent();
+    while let Some(p) = up {
+        match p.kind_name() {
+            "translation_unit" => return Some(""),
+            "declaration_list" | "field_declaration_list" => {
+                let owner = p.parent()?;
+                return Some(owner.field(FIELDS.name).map_or("", |x| {
+                    std::str::from_utf8(&src[x.byte_range()]).unwrap_or("")
+                }));
+            }
+            "template_declaration" | "linkage_specification" => {}
+            k if k.starts_with("preproc_") => {}
+            _ => return None,
+        }
+        up = p.parent();
+    }
+    None
+}
+
+/// The declarations a qualified name `n` may denote: the constants (`const`/`constexpr`, with
+/// an initializer) of its last name declared in a namespace or class of the file, those of
+/// the namespace or class the qualifier names where there are any (a type alias or a template
+/// parameter, `SlabHashT::KEY_MASK`, names none: then all of them), without those in code
+/// hipcc skips. `None`: no such declaration.
+pub(super) fn qualified_constants<'t>(
+    decls: &Decls<'_, 't>,
+    src: &[u8],
+    macros: &Macros,
+    n: Node,
+) -> Option<Vec<super::Decl<'t>>> {
+    let (scope, name) = qualified_parts(n, src)?;
+    let found = decls.get(name)?;
+    let mut all: Vec<(super::Decl<'t>, &str)> = found
+        .iter()
+        .filter(|x| x.constant && !x.pointer && initializer(x).is_some() && x.dims.is_empty())
+        .filter_map(|x| Some((x.clone(), enclosing_scope_name(x.decl, src)?)))
+        .collect();
+    if all.len() > 1 {
+        all.retain(|(x, _)| super::rules::skipping_directive(x.decl, src, macros).is_none());
+    }
+    let named: Vec<super::Decl<'t>> = all
+        .iter()
+        .filter(|(_, s)| Some(*s) == scope || scope.is_none() && s.is_empty())
+        .map(|(x, _)| x.clone())
+        .collect();
+    let out = if named.is_empty() {
+        all.into_iter().map(|(x, _)| x).collect()
+    } else {
+        named
+    };
+    (!out.is_empty()).then_some(out)
 }
 
 fn binop(op: &str, a: i64, b: i64) -> Option<i64> {
@@ -618,7 +725,7 @@ pub(super) const INTEGER_TYPES: &[&str] = &[
 
 /// A mask converted to the type spelled `ty`; `text` is the whole cast, whose `-` tells a
 /// sign-extended `-1` from `0xffffffff`.
-fn cast_mask(ty: &[u8], inner: Mask, text: &str) -> Mask {
+pub(super) fn cast_mask(ty: &[u8], inner: Mask, text: &str) -> Mask {
     let ty = super::norm_ws(std::str::from_utf8(ty).unwrap_or(""));
     let wide = matches!(
         ty.as_str(),

@@ -2485,7 +2485,47 @@ pub(super) fn finish(a: &mut Analyzer) {
     narrow_counts(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
+    one_warp_lane_math(a);
     emptied_guard_members(a);
+}
+
+/// H001 in device code that only kernels launched with blocks of exactly 32 threads reach (see
+/// [`super::row_warps::one_warp_bodies`]): a 64-lane wavefront then holds 32 threads, in lanes
+/// 0-31, so a lane index taken modulo 32 is the lane, and a vote's bits 32-63 are 0. The
+/// finding becomes a note that says so, as H003's and H004's on the same code do (verify22
+/// V22-j: `(tgx + k) & 31` beside a `__ballot_sync` in a kernel launched `<<<g, 32>>>`).
+fn one_warp_lane_math(a: &mut Analyzer) {
+    let id = WARP_SIZE_32.id;
+    if a.origin.is_some()
+        || !a
+            .out
+            .iter()
+            .any(|d| d.id == id && d.severity != Severity::Note)
+    {
+        return;
+    }
+    let ranges: Vec<(std::ops::Range<usize>, String)> = super::row_warps::one_warp_bodies(a)
+        .into_iter()
+        .map(|(b, k)| (b.parent().unwrap_or(b).byte_range(), k))
+        .collect();
+    if ranges.is_empty() {
+        return;
+    }
+    for d in a.out.iter_mut() {
+        if d.id != id || d.severity == Severity::Note || d.message.contains("host code") {
+            continue;
+        }
+        let Some((_, kernel)) = ranges.iter().find(|(r, _)| r.contains(&d.offset)) else {
+            continue;
+        };
+        d.severity = Severity::Note;
+        d.message.push_str(&format!("; exact here: every launch of `{kernel}` in this file has blocks of 32 threads, so a 64-lane wavefront holds 32 threads, in lanes 0-31, and a lane index taken within 32 is the lane (this breaks if a launch uses blocks of more than 32 threads)"));
+        d.help = Some(match d.help.take() {
+            Some(h) => format!("nothing to change while every launch has blocks of 32 threads; for larger blocks: {h}"),
+            None => "nothing to change while every launch has blocks of 32 threads".into(),
+        });
+        d.fix.clear();
+    }
 }
 
 /// H044 for a cooperative-groups call HIP lacks inside a `__CUDA_ARCH__` branch whose kernel
@@ -5937,6 +5977,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             );
         }
+        "ShuffleIndex" | "ShuffleUp" | "ShuffleDown" => cub_shuffle(a, n, name, &argv),
         "reduce" | "inclusive_scan" | "exclusive_scan" | "plus" | "less" | "greater"
         | "bit_and" | "bit_or" | "bit_xor"
             if cg_qualified(a, n) =>
@@ -8583,6 +8624,62 @@ fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     }
 }
 
+/// H033 (an error) at a call of CUB's shuffle in the form CUB 1.7 and older declare,
+/// `cub::ShuffleIndex(x, lane)` (`ShuffleUp`/`ShuffleDown(x, delta)`): the port's
+/// `hipcub::ShuffleIndex` is only `template <int LOGICAL_WARP_THREADS, typename T> T
+/// ShuffleIndex(T, int, unsigned int member_mask)` (hipCUB's util_ptx.hpp; `ShuffleUp` and
+/// `ShuffleDown` take a first or last lane and the mask too), whose width cannot be deduced
+/// and whose mask has no default, so the call does not compile (realuser50 R50-d: groute's
+/// warp-aggregated allocation).
+fn cub_shuffle(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let Some(f) = n.field(FIELDS.function) else {
+        return;
+    };
+    let scoped = f.kind_name() == "qualified_identifier"
+        && f.field(FIELDS.scope)
+            .is_some_and(|s| matches!(a.text(s), "cub" | "hipcub"));
+    let opened = f.kind_name() != "qualified_identifier"
+        && has_token(
+            std::str::from_utf8(a.src).unwrap_or(""),
+            "using namespace cub",
+        );
+    if !(scoped || opened) {
+        return;
+    }
+    let width_given = f.field(FIELDS.name).unwrap_or(f).kind_name() == "template_function"
+        || f.kind_name() == "template_function";
+    let needed = if name == "ShuffleIndex" { 3 } else { 4 };
+    if width_given && argv.len() >= needed {
+        return;
+    }
+    let (x, lane) = match argv {
+        [x, l, ..] => (a.text(*x), a.text(*l)),
+        _ => ("x", "lane"),
+    };
+    let (plain, hip_form) = match name {
+        "ShuffleIndex" => (
+            format!("`__shfl({x}, {lane})`, the broadcast over the whole wavefront (what a warp-aggregated atomic's leader needs)"),
+            format!("`hipcub::ShuffleIndex<HIPCUB_DEVICE_WARP_THREADS>({x}, {lane}, <mask>)`"),
+        ),
+        "ShuffleUp" => (
+            format!("`__shfl_up({x}, {lane})`"),
+            format!("`hipcub::ShuffleUp<HIPCUB_DEVICE_WARP_THREADS>({x}, {lane}, 0, <mask>)`"),
+        ),
+        _ => (
+            format!("`__shfl_down({x}, {lane})`"),
+            format!("`hipcub::ShuffleDown<HIPCUB_DEVICE_WARP_THREADS>({x}, {lane}, HIPCUB_DEVICE_WARP_THREADS - 1, <mask>)`"),
+        ),
+    };
+    a.report(
+        &WARP_LIBRARY_WIDTH,
+        Severity::Error,
+        n,
+        format!("`{}` in CUB 1.7's form: hipCUB declares `{name}` only with the logical warp width as a template argument and a lane mask (`template <int LOGICAL_WARP_THREADS, typename T> T {name}(T, int, {}unsigned int member_mask)`), neither of which has a default, so the port's `hipcub::{name}` does not compile", a.text(f), if name == "ShuffleIndex" { "" } else { "int, " }),
+        Some(format!("use {plain}, or {hip_form} with the mask of the lanes taking part (`__activemask()`, or `0xffffffffffffffffull` for a full 64-lane wavefront)")),
+        vec![],
+    );
+}
+
 /// Whether a template type is spelled `cub::X` / `hipcub::X`, or the file opens namespace cub.
 fn cub_scope(a: &Analyzer, n: Node) -> bool {
     let scoped = n
@@ -8805,6 +8902,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         "returns a 64-bit mask in HIP"
     };
     let (help, fix) = stored_ballot_help(a, ty, fix);
+    let help = with_mask_widening(a, value, help);
     let name = n
         .field(FIELDS.declarator)
         .filter(|d| d.kind_name() == "identifier")
@@ -8955,6 +9053,17 @@ fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Ed
     }
 }
 
+/// A stored vote's help where the value ANDs the ballot with a 32-bit mask
+/// (`__ballot_sync(m, p) & SlabHashT::REGULAR_NODE_KEY_MASK`): a 64-bit variable alone still
+/// holds lanes 0-31 only, so on the whole-wavefront path the mask must be written for 64 lanes
+/// too (realuser50 R50-3).
+fn with_mask_widening(a: &Analyzer, value: Node, help: String) -> String {
+    match narrow_mask_operand(a, value) {
+        Some(m) if help.contains(WIDE) => format!("{help}; where it is widened, also write the mask `{m}` ANDed with the vote for 64 lanes (`...ull`, the pattern repeated in bits 32-63): as a 32-bit value it drops lanes 32-63 again"),
+        _ => help,
+    }
+}
+
 /// Whether the function holding `at` has a shuffle whose width is 32 or less (`__shfl_sync(m,
 /// v, src, 32)`): its lane numbers are those of a 32-lane group.
 fn shuffles_width32(a: &Analyzer, at: Node) -> bool {
@@ -9023,6 +9132,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
         widen_ballot_var_fix(a, &d, a.text(l))
     };
     let (help, fix) = stored_ballot_help(a, n, fix);
+    let help = with_mask_widening(a, r, help);
     let vote = direct.then(|| super::norm_ws(a.text(r)));
     let (help, fix) = without_narrow_param_fix(
         a,
@@ -9839,6 +9949,19 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
             format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
             "use `__clzll`, which counts from bit 63: the highest set lane `31 - __clz(b)` becomes `63 - __clzll(b)`".to_string(),
         )
+    } else if let Some((var, line)) = holds_32_bits(a, arg)
+        .then(|| stored_vote_variable(a, arg))
+        .flatten()
+    {
+        // R50-3: the variable's own H004 offers two fixes; which one is taken decides this
+        // count's.
+        let mask = narrow_mask_operand(a, arg)
+            .map(|m| format!(" and write `{m}` for 64 lanes (`...ull`)"))
+            .unwrap_or_default();
+        (
+            format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
+            format!("this follows the fix taken for `{var}` (line {line}): where it is declared `{WIDE}` (the vote of the whole wavefront), use `{wide}`{mask}; where it keeps this 32-lane half's bits (`(unsigned)(__ballot(p) >> (__lane_id() & 32))`), `{name}` is right as written"),
+        )
     } else {
         (
             format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
@@ -9931,8 +10054,114 @@ fn narrow_mask_operand<'a>(a: &Analyzer<'a, '_>, arg: Node) -> Option<&'a str> {
     }
     [x.field(FIELDS.left)?, x.field(FIELDS.right)?]
         .into_iter()
-        .find(|o| mask_value(*o, a.src).is_some_and(|m| !m.wide && m.value != 0xffff_ffff))
+        .find(|o| constant_mask(a, *o).is_some_and(|m| !m.wide && m.value != 0xffff_ffff))
         .map(|o| a.text(o))
+}
+
+/// The mask a constant expression denotes (see [`mask_value`]), also through a name: a
+/// `const`/`constexpr` variable of the file (`static constexpr uint32_t KEY_MASK =
+/// 0x15555555;`), a class or namespace member (`SlabHashT::REGULAR_NODE_KEY_MASK`,
+/// `cfg::kMask`), a macro, or a constant a project header the file includes fixes; 64-bit
+/// where its type (or, for a header's, its value) is (realuser50 R50-a).
+fn constant_mask(a: &Analyzer, n: Node) -> Option<eval::Mask> {
+    if let Some(m) = mask_value(n, a.src) {
+        return Some(m);
+    }
+    let x = super::row_warps::unparen(n);
+    let header = |name: &str| {
+        a.header_constants
+            .iter()
+            .find(|(h, _)| h == name)
+            .map(|(_, v)| eval::Mask::of_literal(*v as u64, *v as u64 > u64::from(u32::MAX)))
+    };
+    match x.kind_name() {
+        "identifier" => {
+            let name = a.text(x);
+            if let Some(d) = a.lookup(name, x.start_byte()) {
+                return declared_mask(a, &d);
+            }
+            if let Some(m) = a.macros.get(name) {
+                if m.function_like || m.live == Some(false) {
+                    return None;
+                }
+                let body = std::str::from_utf8(&a.src[m.body_range.clone()]).ok()?;
+                let body = body.trim().trim_start_matches('(').trim_end_matches(')');
+                return parse_int(body.trim())
+                    .map(|(v, wide)| eval::Mask::of_literal(v, wide))
+                    .or_else(|| {
+                        let v = a.macros.value(name)? as u64;
+                        Some(eval::Mask::of_literal(v, v > u64::from(u32::MAX)))
+                    });
+            }
+            header(name)
+        }
+        "qualified_identifier" => {
+            let Some(decls) = eval::qualified_constants(&a.decls, a.src, &a.macros, x) else {
+                return header(eval::qualified_parts(x, a.src)?.1);
+            };
+            let mut mask = None;
+            for d in &decls {
+                let m = declared_mask(a, d)?;
+                if mask.is_some_and(|x| x != m) {
+                    return None;
+                }
+                mask = Some(m);
+            }
+            mask
+        }
+        _ => None,
+    }
+}
+
+/// The mask constant `d` holds: its initializer's, as its integer type makes it (`auto` keeps
+/// the initializer's type). `None` for a variable, or a type that is no integer type of its own
+/// name (a typedef's width is not known here).
+fn declared_mask(a: &Analyzer, d: &Decl) -> Option<eval::Mask> {
+    if !d.constant || d.pointer || d.param || !d.dims.is_empty() {
+        return None;
+    }
+    let init = eval::initializer(d)?;
+    let init = if init.kind_name() == "initializer_list" && init.named_child_count() == 1 {
+        init.named_child(0)?
+    } else {
+        init
+    };
+    let inner = mask_value(init, a.src).or_else(|| {
+        let v = a.eval(init)? as u64;
+        Some(eval::Mask::of_literal(v, v > u64::from(u32::MAX)))
+    })?;
+    let ty = d.ty_text.strip_prefix("std::").unwrap_or(&d.ty_text);
+    if ty == "auto" {
+        return Some(inner);
+    }
+    if !eval::INTEGER_TYPES.contains(&ty)
+        && !matches!(
+            ty,
+            "unsigned long long int" | "unsigned long int" | "long int"
+        )
+    {
+        return None;
+    }
+    Some(eval::cast_mask(ty.as_bytes(), inner, a.text(init)))
+}
+
+/// The 32-bit variable `arg` is (or masks), as in [`holds_32_bits`], with the line of its
+/// declaration.
+fn stored_vote_variable(a: &Analyzer, arg: Node) -> Option<(String, usize)> {
+    let mut x = arg;
+    loop {
+        match x.kind_name() {
+            "parenthesized_expression" => x = x.named_child(0)?,
+            "binary_expression" => x = x.field(FIELDS.left)?,
+            "identifier" => {
+                let name = a.text(x);
+                let d = a.lookup(name, x.start_byte())?;
+                let line = a.index.position(a.map(d.decl.start_byte())).0;
+                return Some((name.to_string(), line));
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// Whether `arg` is (or masks) a variable declared 32 bits wide: `__ffs` of it compiles.
@@ -11868,6 +12097,66 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     a.report(&INLINE_PTX, Severity::Error, n, message, Some(help), vec![]);
 }
 
+/// The instructions of PTX template `t` (as the assembler reads it), each with its opcode:
+/// statements split at `;`, without braces, labels, predicate guards (`@p`, `@!p`) and
+/// directives (`.reg .u64 m`).
+fn ptx_instructions(t: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    for piece in t.split(';') {
+        let mut ins = piece.trim().trim_start_matches(['{', '}']).trim();
+        if let Some((label, rest)) = ins.split_once(':') {
+            if !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+                && !rest.starts_with(':')
+            {
+                ins = rest.trim();
+            }
+        }
+        if ins.starts_with('@') {
+            ins = ins
+                .split_once(char::is_whitespace)
+                .map_or("", |x| x.1)
+                .trim();
+        }
+        ins = ins.trim_start_matches(['{', '}']).trim();
+        let Some(op) = ins.split_whitespace().next() else {
+            continue;
+        };
+        if op.starts_with('.')
+            || op.starts_with("//")
+            || !op.starts_with(|c: char| c.is_ascii_alphabetic())
+        {
+            continue;
+        }
+        out.push((op, ins));
+    }
+    out
+}
+
+/// Whether asm template `t` (its lines as the assembler reads them) holds only comments (`//` or `;` to the
+/// line's end, `/* */`) and blanks.
+fn comment_only(t: &str) -> bool {
+    let mut rest = t;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return true;
+        }
+        if rest.starts_with("//") || rest.starts_with(';') {
+            rest = rest.find('\n').map_or("", |i| &rest[i..]);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            match r.find("*/") {
+                Some(i) => rest = &r[i + 2..],
+                None => return false,
+            }
+        } else {
+            return false;
+        }
+    }
+}
+
 /// H006's message and help for an asm template (`code` as written, `template` as the assembler
 /// reads it), or `None` where it is no PTX: empty, AMD assembly, or host assembly without PTX
 /// markers (`device` says whether the statement is in device code).
@@ -11884,6 +12173,19 @@ fn ptx_diagnostic(
         .trim_matches(|c: char| c == '"' || c.is_whitespace())
         .is_empty()
     {
+        return None;
+    }
+    // Comments alone (`asm volatile("// marker for profiler" ::: "memory")`, PTX's own `//` and
+    // `/* */`, or AMD's `;`): LLVM's assembler reads all three on AMD targets, so hipcc
+    // assembles them to nothing (verify22 V22-e).
+    // Read from the template as written: `asm_clean` reads `\n` as a blank, which would make a
+    // comment run on over the next line's instruction.
+    if comment_only(
+        &code
+            .replace("\\n", "\n")
+            .replace("\\t", " ")
+            .replace('"', " "),
+    ) {
         return None;
     }
     // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine. Its first instruction is read
@@ -12076,7 +12378,47 @@ fn ptx_diagnostic(
     let help = if found.is_empty() {
         "rewrite with HIP intrinsics or AMD GCN/CDNA inline assembly".to_string()
     } else {
-        format!("replace: {}", found.join("; "))
+        // A block that mixes ops the table knows with ops it does not: name the others, so
+        // that the help does not read as the whole rewrite (R50-1). A predicated access's
+        // hint covers its `setp` and `@p` steps too.
+        let left: Vec<&str> = if predicated.is_some() {
+            vec![]
+        } else {
+            ptx_instructions(template)
+                .into_iter()
+                .filter(|(op, ins)| {
+                    !(hints
+                        .iter()
+                        .any(|(k, _)| has_opcode(ins, k) || k.starts_with('%') && ins.contains(k))
+                        || !move_hints(ins).is_empty()
+                        || shuffle_hint(ins).is_some()
+                        || barrier_hint(ins).is_some()
+                        || async_copy_hint(ins).is_some()
+                        || op.starts_with("ret")
+                        || op.starts_with("exit"))
+                })
+                .map(|(op, _)| op)
+                .collect()
+        };
+        let mut left_once: Vec<&str> = Vec::new();
+        for op in left {
+            if !left_once.contains(&op) {
+                left_once.push(op);
+            }
+        }
+        if left_once.is_empty() {
+            format!("replace: {}", found.join("; "))
+        } else {
+            format!(
+                "replace: {}; the block also has {}, which this table does not cover: rewrite those in C++ or with HIP intrinsics",
+                found.join("; "),
+                left_once
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
     };
     let shown = snippet(template);
     Some((
@@ -12201,6 +12543,21 @@ fn move_hints(template: &str) -> Vec<String> {
             if !out.contains(&hint) {
                 out.push(hint);
             }
+        }
+    }
+    // PTX clamps a shift count at the width (PTX ISA, `shl`/`shr`: "shift amounts greater
+    // than the register width N are clamped to N"), where C++ makes the shift undefined
+    // (realuser50 R50-1, ccminer's `shr_t64`).
+    for (op, cpp) in [("shl", "<<"), ("shr", ">>")] {
+        if [
+            ".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64",
+        ]
+        .iter()
+        .any(|w| has_token(template, &format!("{op}{w}")))
+        {
+            out.push(format!(
+                "`{op}.b32`/`{op}.b64` -> the C++ operator `{cpp}` on the operands' integer types; PTX clamps a shift count at or above the width (the result is 0, or the sign's fill for `shr.s`), while a C++ shift by that much is undefined: mask the count (`n & 31`, `n & 63`) where it stays below the width, or test it (`n >= 64 ? 0 : x {cpp} n`)"
+            ));
         }
     }
     for (op, cpp) in [("xor", "^"), ("and", "&"), ("or", "|"), ("not", "~")] {
