@@ -4835,6 +4835,26 @@ impl<'a> Walk<'a> {
                             }
                         }
                     }
+                    // `template <> cusparseStatus_t cusparse_csrmv<float>(...) {...}` (an
+                    // explicit specialisation, MinkowskiEngine's, realuser50 R50-c), `template
+                    // <typename T> S Wrap<T>::cusparseRun(...)`: the file defines a function of
+                    // that name, the project's own, not an API the rules lack (T006).
+                    if n.kind_name() == "function_declarator" && !in_body_or_error(n) {
+                        let mut q = d;
+                        while let Some(x) = q.filter(|x| {
+                            matches!(x.kind_name(), "template_function" | "qualified_identifier")
+                        }) {
+                            q = x.field(f.name);
+                        }
+                        if let Some(name) = q
+                            .filter(|q| Some(*q) != d && SUB_KINDS.of(*q) == Sub::Identifier)
+                            .map(|q| self.node_str(q))
+                        {
+                            if self.db.lookup(name).is_none() && !self.declared.contains(name) {
+                                self.declared.insert(name.to_string());
+                            }
+                        }
+                    }
                     if let Some(d) = d {
                         if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName) {
                             let name = self.node_str(d);

@@ -93,3 +93,4 @@ mod wavefix29;
 mod wavefix30;
 mod wavefix31;
 mod wavefix32;
+mod wavefix33;

@@ -35,13 +35,18 @@ fn gemm(arms: &[(&str, &str)], fallback: Option<&str>) -> String {
 const SM75: (&str, &str) = ("__CUDA_ARCH__ >= 750", "acc += a[1]; // mma.sync m16n8k8");
 const NO_CODE: &str = "#pragma message(\"FP16 kernels will not be compiled for SM75-.\")";
 
+/// The one H011 that translating `src` for HIP 6.2 gives.
+fn one_h011(src: &str) -> Diagnostic {
+    let (_, d) = common::translate_at(src, V62);
+    let h011 = h("H011", &d);
+    assert_eq!(h011.len(), 1, "{h011:#?}");
+    h011[0].clone()
+}
+
 #[test]
 fn r49_2_both_tests_false_reach_the_empty_else_in_one_error_at_the_if() {
     let src = gemm(&[SM75], Some(NO_CODE));
-    let (_, d) = common::translate_at(&src, V62);
-    let h011 = h("H011", &d);
-    assert_eq!(h011.len(), 1, "{h011:#?}");
-    let r = &h011[0];
+    let r = one_h011(&src);
     assert_eq!((r.line, r.severity), (4, Severity::Error), "{r:#?}");
     assert!(
         r.message.contains(
@@ -61,10 +66,7 @@ fn r49_2_both_tests_false_reach_the_empty_else_in_one_error_at_the_if() {
 #[test]
 fn r49_2_an_else_with_code_is_the_fallback_path_it_names() {
     let src = gemm(&[SM75], Some("acc += 3.f;"));
-    let (_, d) = common::translate_at(&src, V62);
-    let h011 = h("H011", &d);
-    assert_eq!(h011.len(), 1, "{h011:#?}");
-    let r = &h011[0];
+    let r = one_h011(&src);
     assert_eq!((r.line, r.severity), (4, Severity::Warning), "{r:#?}");
     assert!(
         r.message.ends_with(
@@ -81,10 +83,7 @@ fn r49_2_three_false_tests_name_both_elifs() {
         &[SM75, ("__CUDA_ARCH__ >= 700", "acc += a[2];")],
         Some(NO_CODE),
     );
-    let (_, d) = common::translate_at(&src, V62);
-    let h011 = h("H011", &d);
-    assert_eq!(h011.len(), 1, "{h011:#?}");
-    let r = &h011[0];
+    let r = one_h011(&src);
     assert_eq!((r.line, r.severity), (4, Severity::Error), "{r:#?}");
     assert!(
         r.message.contains("the `#elif __CUDA_ARCH__ >= 750` on line 6 and the `#elif __CUDA_ARCH__ >= 700` on line 8, which are false under hipcc too, and goes to the #else on line 10, which holds no code"),
@@ -96,15 +95,13 @@ fn r49_2_three_false_tests_name_both_elifs() {
 #[test]
 fn r49_2_no_else_after_the_chain_says_so() {
     let src = gemm(&[SM75], None);
-    let (_, d) = common::translate_at(&src, V62);
-    let h011 = h("H011", &d);
-    assert_eq!(h011.len(), 1, "{h011:#?}");
+    let r = one_h011(&src);
     assert!(
-        h011[0].message.ends_with(
+        r.message.ends_with(
             "which is false under hipcc too (there is no #else: hipcc compiles nothing in its place)"
         ),
         "{}",
-        h011[0].message
+        r.message
     );
 }
 

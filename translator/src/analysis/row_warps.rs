@@ -2030,7 +2030,7 @@ fn half_branches<'t>(
                 // A row index of 32-lane rows from `threadIdx.x` (`threadIdx.x / 32`): as a
                 // `threadIdx.y` row, but in one-dimensional blocks too.
                 let row32 =
-                    names_row_of_32(a, cond, 0) && !first_32_conjunct(a, cond, range.clone());
+                    names_group_of_32(a, cond) && !first_32_conjunct(a, cond, range.clone());
                 if rows32_only && !row32 {
                     // This pass reports row indexes of 32 only (below, nothing else is pushed).
                     return Visit::Descend;
@@ -2072,12 +2072,16 @@ fn half_branches<'t>(
                 }
                 // `if (row >= rows) return;` in a kernel whose blocks have rows of 32 threads:
                 // a row that leaves leaves half a 64-lane wavefront to the `_sync` shuffles after.
+                // A comment beside the `return` (SlabHash's `return;  // the whole 32-thread
+                // warp leaves together`, realuser50 R50-b) changes nothing.
                 let leaves = then.kind_name() == "return_statement"
-                    || then.kind_name() == "compound_statement"
-                        && then.named_child_count() == 1
-                        && then
-                            .named_child(0)
-                            .is_some_and(|c| c.kind_name() == "return_statement");
+                    || then.kind_name() == "compound_statement" && {
+                        let mut code = crate::parse::named_children(then)
+                            .filter(|c| c.kind_name() != "comment");
+                        code.next()
+                            .is_some_and(|c| c.kind_name() == "return_statement")
+                            && code.next().is_none()
+                    };
                 if leaves && (row32 || !rows32_only && row_kernel(a, &range) && names_row(a, cond))
                 {
                     let from = a.calls.partition_point(|c| c.0 < n.end_byte());
@@ -2128,9 +2132,16 @@ fn half_branches<'t>(
         // What runs on part of a wavefront: as the subject of "name the whole wavefront", and
         // as a statement before what the port does there.
         let (what, situation) = if rows32 {
+            // `threadIdx.x / 32`, or another test each group of 32 threads takes as one
+            // (`tid - lane`, [`names_group_of_32`]).
+            let spelt = if names_row_of_32(a, cond, 0) {
+                "tests a row index of 32 threads (`threadIdx.x / 32`)"
+            } else {
+                "has one value for each group of 32 threads, a row"
+            };
             (
-                format!("`if ({text})` tests a row index of 32 threads (`threadIdx.x / 32`), and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there, which"),
-                format!("`if ({text})` tests a row index of 32 threads (`threadIdx.x / 32`), and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there"),
+                format!("`if ({text})` {spelt}, and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there, which"),
+                format!("`if ({text})` {spelt}, and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there"),
             )
         } else if leaves {
             (
@@ -2445,6 +2456,102 @@ fn first_32_conjunct(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) ->
 /// row's test.
 fn names_row_of_32(a: &Analyzer, e: Node, depth: usize) -> bool {
     reads_index_of_32(a, e, depth, false) && !reads_index_of_32(a, e, depth, true)
+}
+
+/// Whether `cond` tests which aligned group of 32 threads of `threadIdx.x` a thread is in, and
+/// nothing else of the thread: a row index of 32 ([`names_row_of_32`]), or the first thread
+/// of the group, `tid - lane` with `lane = threadIdx.x & 31` (SlabHash's
+/// `if ((tid - laneId) >= num_queries) return;`, realuser50 R50-b), `tid & ~31`, `tid / 32`
+/// or `tid >> 5` of a global index `tid = threadIdx.x + blockIdx.x * blockDim.x`. Each group
+/// of 32 takes it or not as one, which on CUDA is a whole warp: on a 64-lane wavefront one
+/// half may take it and the other not.
+fn names_group_of_32(a: &Analyzer, cond: Node) -> bool {
+    if names_row_of_32(a, cond, 0) {
+        return true;
+    }
+    let (mut groups, mut lanes) = (false, false);
+    thread_reads(a, cond, 0, &mut groups, &mut lanes);
+    groups && !lanes
+}
+
+/// Sets `groups` where `e` reads a group of 32 threads ([`group_start_of_32`]) and `lanes`
+/// where it reads the thread's index in another way (`threadIdx.x`, a lane), itself or
+/// through variables set from it, `depth` levels down to 3.
+fn thread_reads(a: &Analyzer, e: Node, depth: usize, groups: &mut bool, lanes: &mut bool) {
+    walk_subtree(e, |x| {
+        if group_start_of_32(a, x, depth) {
+            *groups = true;
+            return Visit::Skip;
+        }
+        match x.kind_name() {
+            "field_expression" if a.text(x).starts_with("threadIdx") => {
+                *lanes = true;
+                return Visit::Stop;
+            }
+            "call_expression" if a.text(x).contains("lane") => {
+                // `__lane_id()`, a project's `laneid()`.
+                *lanes = true;
+                return Visit::Stop;
+            }
+            "identifier" if depth < 3 => {
+                if let Some(init) = a
+                    .lookup(a.text(x), x.start_byte())
+                    .and_then(|d| d.init)
+                    .filter(|i| !i.byte_range().contains(&x.start_byte()))
+                {
+                    thread_reads(a, init, depth + 1, groups, lanes);
+                    if *lanes {
+                        return Visit::Stop;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Visit::Descend
+    });
+}
+
+/// Whether `x` (parentheses aside) is the same for the 32 threads of an aligned group of
+/// `threadIdx.x`: `t - lane` where `lane` is `t`'s lane within 32 (`& 31`, `% 32`), `t & ~31`,
+/// `t / 32` or `t >> 5`, with `t` a thread index ([`thread_index`]).
+fn group_start_of_32(a: &Analyzer, x: Node, depth: usize) -> bool {
+    let Some((l, op, r)) = super::rules::binary_parts(a, unparen(x)) else {
+        return false;
+    };
+    let hit = match op {
+        "-" => reads_index_of_32(a, r, depth, true) && !reads_index_of_32(a, r, depth, false),
+        "&" => block_eval(a, r) == Some(-32) || block_eval(a, r) == Some(0xffff_ffe0),
+        "/" => block_eval(a, r) == Some(32),
+        ">>" => block_eval(a, r) == Some(5),
+        _ => false,
+    };
+    hit && thread_index(a, l, depth)
+}
+
+/// Whether `x` is the thread's `threadIdx.x` index plus what is the same for the block (a
+/// sum that names `threadIdx.x` once, as a term of its own), or a local set to one, `depth`
+/// levels of variables down to 3.
+fn thread_index(a: &Analyzer, x: Node, depth: usize) -> bool {
+    let x = unparen(x);
+    match x.kind_name() {
+        "field_expression" => a.text(x).replace(' ', "") == "threadIdx.x",
+        "binary_expression" => {
+            let Some((l, op, r)) = super::rules::binary_parts(a, x) else {
+                return false;
+            };
+            let reads = |n: Node| a.text(n).contains("threadIdx");
+            op == "+"
+                && (thread_index(a, l, depth) && !reads(r)
+                    || thread_index(a, r, depth) && !reads(l))
+        }
+        "identifier" if depth < 3 => a
+            .lookup(a.text(x), x.start_byte())
+            .filter(|d| !d.param && !d.pointer && d.dims.is_empty())
+            .and_then(|d| d.init)
+            .filter(|i| !i.byte_range().contains(&x.start_byte()))
+            .is_some_and(|i| thread_index(a, i, depth + 1)),
+        _ => false,
+    }
 }
 
 /// Whether `x` (parentheses aside) is `threadIdx.x`, a sum that names it, or a local set to it
@@ -6474,9 +6581,21 @@ fn lane_reads_of_32(a: &mut Analyzer) {
             // lane taken `% warpSize`, which rules.rs reads as the one-slot-per-warp idiom):
             // lanes 32-63 of every wavefront store past its 32 entries (verify21 V21-a). A
             // lane taken `& 31` writes entries 0-31 from each 32 threads on any GPU.
-            let written = n.parent().is_some_and(|p| {
+            // A store to a member of the entry (`best[lane].v = x`, `buf[lane].x = v` on a
+            // `float2`) writes the entry too (verify22 V22-d), as does `++shared[lane]`.
+            let mut target = n;
+            while let Some(p) = target.parent().filter(|p| {
+                p.kind_name() == "field_expression"
+                    && p.field(FIELDS.argument)
+                        .is_some_and(|x| x.id() == target.id())
+                    && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == ".")
+            }) {
+                target = p;
+            }
+            let written = target.parent().is_some_and(|p| {
                 p.kind_name() == "assignment_expression"
-                    && p.field(FIELDS.left).is_some_and(|l| l.id() == n.id())
+                    && p.field(FIELDS.left).is_some_and(|l| l.id() == target.id())
+                    || p.kind_name() == "update_expression"
             });
             let Some(past) = wave_lane_index(a, idx, 0) else {
                 return Visit::Descend;

@@ -10863,7 +10863,12 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         return;
     }
     let ids = condition_ids(a, cond);
-    let value = pp_condition(cond, a.src, &a.macros, 0);
+    // `!defined(__CUDA_ARCH)` beside `__CUDA_ARCH__ > 500` (ccminer's typo, realuser50 R50-5):
+    // a misspelt `__CUDA_ARCH__` that neither the file nor the build defines is a reserved
+    // name no compiler defines, false under `defined()`, which may decide the condition.
+    let typo = arch_typo(a, cond);
+    let value = pp_condition(cond, a.src, &a.macros, 0)
+        .or_else(|| typo.and_then(|t| undefined_reading(a, cond, t, 0)));
     let directive = if n.kind_name() == "preproc_elif" {
         "#elif"
     } else {
@@ -10955,7 +10960,12 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             outcome(id)
         }
     });
-    let arch_outcome = outcome("__CUDA_ARCH__");
+    let mut arch_outcome = outcome("__CUDA_ARCH__");
+    if let Some(t) = typo.filter(|_| value.is_some()) {
+        arch_outcome.push_str(&format!(
+            " (no compiler defines `{t}`, so `defined({t})` is false: did you mean `__CUDA_ARCH__`?)"
+        ));
+    }
     let hcc_outcome = outcome("__HIP_PLATFORM_HCC__").replacen(
         "is undefined under hipcc",
         &format!(
@@ -10992,7 +11002,20 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             },
             None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
         };
-        let help = stranded_help(stranded.as_ref(), value, &cond_text).unwrap_or_else(|| "check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into());
+        // The branch HIP takes only fails (`TORCH_CHECK(false, ...)`, realuser50 R50-4).
+        let fails = (stop.is_none() && stranded.is_none() && earlier_taken.is_none())
+            .then(|| failure_taken(a, n, value))
+            .flatten();
+        let msg = match &fails {
+            Some((function, failure)) => {
+                format!("{msg}, and all it holds is `{failure}`: `{function}` always fails on ROCm")
+            }
+            None => msg,
+        };
+        let help = stranded_help(stranded.as_ref(), value, &cond_text).unwrap_or_else(|| match &fails {
+            Some(_) => "give HIP a working path: let hipcc take the branch with the code this one stands in for (add `|| defined(__HIP_PLATFORM_AMD__)` to its test, where its calls have HIP equivalents), or drop the failure under `__HIP_PLATFORM_AMD__`".into(),
+            None => "check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into(),
+        });
         a.report(&VERSION_MACRO, severity, cond, msg, Some(help), vec![]);
     }
     if value == Some(0)
@@ -11185,6 +11208,68 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 vec![],
             );
         }
+    }
+}
+
+/// The name under a `defined()` of preprocessor condition `cond` that misspells
+/// `__CUDA_ARCH__` (`__CUDA_ARCH`, `_CUDA_ARCH_`): a reserved name, which neither the file
+/// nor the build defines.
+fn arch_typo<'s>(a: &Analyzer<'s, '_>, cond: Node) -> Option<&'s str> {
+    let mut found = None;
+    crate::parse::walk_subtree(cond, |x| {
+        if x.kind_name() != "preproc_defined" {
+            return Visit::Descend;
+        }
+        let Some(id) = x.named_child(0) else {
+            return Visit::Skip;
+        };
+        let name = a.text(id);
+        if name != "__CUDA_ARCH__"
+            && name.starts_with('_')
+            && name.trim_matches('_') == "CUDA_ARCH"
+            && a.macros.defined_here(name) == Some(false)
+            && !a.macros.build.iter().any(|d| d.name == name)
+        {
+            found = Some(name);
+            return Visit::Stop;
+        }
+        Visit::Skip
+    });
+    found
+}
+
+/// [`pp_condition`] of `cond` with `defined(name)` false: the logical operators that may
+/// decide with it, the rest as `pp_condition` reads it.
+fn undefined_reading(a: &Analyzer, cond: Node, name: &str, depth: usize) -> Option<i64> {
+    if depth > 32 {
+        return None;
+    }
+    let d = depth + 1;
+    match cond.kind_name() {
+        "preproc_defined" if cond.named_child(0).is_some_and(|i| a.text(i) == name) => Some(0),
+        "parenthesized_expression" | "preproc_parenthesized_expression" => {
+            undefined_reading(a, cond.named_child(0)?, name, d)
+        }
+        "unary_expression" | "preproc_unary_expression"
+            if crate::parse::operator_text(a.src, cond.field(FIELDS.operator)?) == "!" =>
+        {
+            undefined_reading(a, cond.field(FIELDS.argument)?, name, d).map(|v| (v == 0) as i64)
+        }
+        "binary_expression" | "preproc_binary_expression" => {
+            let op = crate::parse::operator_text(a.src, cond.field(FIELDS.operator)?);
+            if !matches!(op, "&&" | "||") {
+                return pp_condition(cond, a.src, &a.macros, 0);
+            }
+            let l = undefined_reading(a, cond.field(FIELDS.left)?, name, d);
+            let r = undefined_reading(a, cond.field(FIELDS.right)?, name, d);
+            match (op, l, r) {
+                ("&&", Some(0), _) | ("&&", _, Some(0)) => Some(0),
+                ("||", Some(x), _) | ("||", _, Some(x)) if x != 0 => Some(1),
+                (_, Some(_), Some(_)) => Some((op == "&&") as i64),
+                _ => None,
+            }
+        }
+        _ => pp_condition(cond, a.src, &a.macros, 0),
     }
 }
 
@@ -11382,6 +11467,66 @@ fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
                     .is_some_and(|d| a.text(d).split_whitespace().collect::<String>() == "#error")
         })
         .map(|c| a.index.position(a.map(c.start_byte())).0)
+}
+
+/// Where the branch of conditional `n` that hipcc takes (this one where `value` is true, its
+/// `#else` where false) sits in a function and holds nothing but an unconditional failure
+/// (`throw`, `TORCH_CHECK(false, ...)`, `AT_ERROR(...)`, `assert(0)`, `abort()`): the
+/// function's name and the failure's text. MinkowskiEngine's `coo_spmm` takes `#elif
+/// !defined(CUDART_VERSION)` and its `TORCH_CHECK(false, "CUDART_VERSION not defined")`
+/// under hipcc: it always fails on ROCm (realuser50 R50-4).
+fn failure_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<(String, String)> {
+    let alternative = n.field(FIELDS.alternative);
+    let body: Vec<Node> = match value? {
+        0 => {
+            let alt = alternative.filter(|x| x.kind_name() == "preproc_else")?;
+            crate::parse::named_children(alt).collect()
+        }
+        _ => crate::parse::named_children(n)
+            .filter(|c| Some(*c) != alternative && Some(*c) != n.field(FIELDS.condition))
+            .collect(),
+    };
+    let def = crate::parse::ancestors(n)
+        .into_iter()
+        .find(|p| p.kind_name() == "function_definition")?;
+    let name = a.function_name(def)?;
+    let mut failure = None;
+    for c in body {
+        match c.kind_name() {
+            "comment" => continue,
+            "throw_statement" => {}
+            "expression_statement" if c.named_child(0).is_some_and(|x| fails_always(a, x)) => {}
+            _ => return None,
+        }
+        failure.get_or_insert_with(|| snippet(a.text(c).trim()));
+    }
+    Some((name.to_string(), failure?))
+}
+
+/// Whether expression `x` is a call that always fails: a check of a false constant
+/// (`TORCH_CHECK(false, ...)`, `assert(0)`), or an error or exit call (`AT_ERROR(...)`,
+/// `abort()`, `exit(1)`, `__trap()`).
+fn fails_always(a: &Analyzer, x: Node) -> bool {
+    if x.kind_name() != "call_expression" {
+        return false;
+    }
+    let Some(name) = callee(a, x) else {
+        return false;
+    };
+    let upper = name.to_ascii_uppercase();
+    if upper.contains("CHECK") || upper.contains("ASSERT") {
+        return args(x).first().is_some_and(|c| {
+            matches!(
+                a.text(*c)
+                    .trim_matches(|ch: char| ch == '(' || ch == ')' || ch.is_whitespace()),
+                "false" | "0"
+            )
+        });
+    }
+    matches!(
+        name,
+        "AT_ERROR" | "abort" | "exit" | "_Exit" | "terminate" | "__trap" | "__builtin_trap"
+    )
 }
 
 /// The line of the `#else` of conditional `n`, inside a function, where that `#else` holds no
