@@ -46,6 +46,7 @@ mod hipcc_stubs;
 mod hiptensor_headers;
 mod hostile;
 mod lane_masks;
+mod last_error_args;
 mod lead16;
 mod lead17;
 mod load_inline;

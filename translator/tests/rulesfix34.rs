@@ -130,6 +130,30 @@ fn v22g_a_namespace_qualified_block_size_is_the_block_size() {
     assert!(err.lines().any(|l| l.starts_with("error[")), "{err}");
 }
 
+/// V22-g, the header variant (verify22 g5/f): the namespace member a project header defines is
+/// read as the block size too, so a 32 and a 64 there give different ports.
+#[test]
+fn v22g_a_header_namespace_block_size_is_the_block_size() {
+    let src = rotate("#include \"launch_cfg.h\"", "cfg::kBlock");
+    let port = |n: u32| {
+        let header = format!("#pragma once\nnamespace cfg {{\nconstexpr int kBlock = {n};\n}}\n");
+        let (code, err, texts) =
+            cli_convert(&[("rot.cu", &src), ("launch_cfg.h", &header)], &["--fix"]);
+        assert!(code.is_some(), "{err}");
+        let i = usize::from(!texts[0].contains("__global__"));
+        (err, texts[i].clone())
+    };
+    let (err32, out32) = port(32);
+    assert!(
+        out32.contains("__shfl_sync(0xffffffffull, v, (tgx + k) & 31)"),
+        "{out32}\n{err32}"
+    );
+    assert!(!err32.lines().any(|l| l.starts_with("error[")), "{err32}");
+    let (err64, out64) = port(64);
+    assert!(!out64.contains("__shfl_sync(0xffffffffull"), "{out64}");
+    assert!(err64.lines().any(|l| l.starts_with("error[")), "{err64}");
+}
+
 // ---- V22-j: lane arithmetic in a kernel every launch runs with 32-thread blocks ----
 
 #[test]

@@ -31,7 +31,8 @@ const NO_STATUS: &[&str] = &["cudaGetErrorString", "cudaGetErrorName"];
 #[derive(Clone, Copy)]
 pub(super) enum Event<'a> {
     Launch(usize),
-    Call(usize, &'a str),
+    /// A runtime call: where it starts and ends, and its name.
+    Call(usize, usize, &'a str),
     Check(usize, &'a str),
 }
 
@@ -68,7 +69,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     let events = std::mem::take(&mut a.last_error_events);
     let mut func = usize::MAX;
     let mut launch: Option<usize> = None;
-    let mut since: Option<(usize, &str)> = None;
+    let mut since: Option<(usize, usize, &str)> = None;
     for (f, e) in events {
         if f != func {
             func = f;
@@ -82,14 +83,18 @@ pub(super) fn finish(a: &mut Analyzer) {
                     since = None;
                 }
             }
-            Event::Call(at, name) => {
+            Event::Call(at, end, name) => {
                 if launch.is_some() && since.is_none() {
-                    since = Some((at, name));
+                    since = Some((at, end, name));
                 }
             }
             Event::Check(at, reader) => {
-                if let (Some(l), Some((c, name))) = (launch, since) {
-                    report(a, at, reader, l, c, name);
+                // R51-b: a check inside the call's arguments (`cudaCheck(cudaGetLastError())`,
+                // a project's checking function of the `cuda` prefix) runs before it.
+                if let (Some(l), Some((c, end, name))) = (launch, since) {
+                    if !(c..end).contains(&at) {
+                        report(a, at, reader, l, c, name);
+                    }
                 }
                 launch = None;
                 since = None;
@@ -135,7 +140,11 @@ fn event<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<Event<'a>> {
     let runtime = name
         .strip_prefix("cuda")
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()));
-    (runtime && !NO_STATUS.contains(&name)).then_some(Event::Call(n.start_byte(), name))
+    (runtime && !NO_STATUS.contains(&name)).then_some(Event::Call(
+        n.start_byte(),
+        n.end_byte(),
+        name,
+    ))
 }
 
 /// Whether the value of call `n` is used: not a statement of its own, nor cast to `void` (a

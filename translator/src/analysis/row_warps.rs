@@ -5222,11 +5222,15 @@ fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
 fn block_eval(a: &Analyzer, n: Node) -> Option<i64> {
     a.eval(n).or_else(|| {
         let n = unparen(n);
-        if !matches!(n.kind_name(), "identifier" | "type_identifier") {
-            return None;
-        }
-        let name = a.text(n);
-        if a.lookup(name, n.start_byte()).is_some() || a.macros.get(name).is_some() {
+        let name = match n.kind_name() {
+            "identifier" | "type_identifier" => a.text(n),
+            // V22-g: a header's namespace member (`cfg::kBlock`), by its own name.
+            "qualified_identifier" => super::eval::qualified_parts(n, a.src)?.1,
+            _ => return None,
+        };
+        if n.kind_name() != "qualified_identifier"
+            && (a.lookup(name, n.start_byte()).is_some() || a.macros.get(name).is_some())
+        {
             return None;
         }
         a.header_constants
