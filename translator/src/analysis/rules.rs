@@ -11447,11 +11447,12 @@ fn stranded_help(
     })
 }
 
-/// The line of an `#error` directly in the branch of conditional `n` that hipcc takes, given the
-/// value of its condition under hipcc (`value`): its own body when true, its `#else` when false.
-fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
+/// The nodes directly in the branch of conditional `n` that hipcc takes, given the value of its
+/// condition under hipcc (`value`): its own body when true, its `#else` when false (`None`
+/// where the value is unknown, or false with no `#else`).
+fn taken_body(n: Node, value: Option<i64>) -> Option<Vec<Node>> {
     let alternative = n.field(FIELDS.alternative);
-    let body: Vec<Node> = match value? {
+    Some(match value? {
         0 => {
             let alt = alternative.filter(|x| x.kind_name() == "preproc_else")?;
             crate::parse::named_children(alt).collect()
@@ -11459,7 +11460,13 @@ fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
         _ => crate::parse::named_children(n)
             .filter(|c| Some(*c) != alternative && Some(*c) != n.field(FIELDS.condition))
             .collect(),
-    };
+    })
+}
+
+/// The line of an `#error` directly in the branch of conditional `n` that hipcc takes, given the
+/// value of its condition under hipcc (`value`): its own body when true, its `#else` when false.
+fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
+    let body = taken_body(n, value)?;
     body.into_iter()
         .find(|c| {
             c.kind_name() == "preproc_call"
@@ -11476,16 +11483,7 @@ fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
 /// !defined(CUDART_VERSION)` and its `TORCH_CHECK(false, "CUDART_VERSION not defined")`
 /// under hipcc: it always fails on ROCm (realuser50 R50-4).
 fn failure_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<(String, String)> {
-    let alternative = n.field(FIELDS.alternative);
-    let body: Vec<Node> = match value? {
-        0 => {
-            let alt = alternative.filter(|x| x.kind_name() == "preproc_else")?;
-            crate::parse::named_children(alt).collect()
-        }
-        _ => crate::parse::named_children(n)
-            .filter(|c| Some(*c) != alternative && Some(*c) != n.field(FIELDS.condition))
-            .collect(),
-    };
+    let body = taken_body(n, value)?;
     let def = crate::parse::ancestors(n)
         .into_iter()
         .find(|p| p.kind_name() == "function_definition")?;

@@ -1580,6 +1580,33 @@ fn sole_endswith_arg(toks: &[Tok], k: usize) -> bool {
 /// names end with and their new names do not gets the new suffix beside it,
 /// `endswith(('_cuda.cu', '_hip.hip'))`, with a note. Bare extensions are
 /// [`renamed_extensions`]'s.
+/// Whether a string literal (its `prefix` and `content`) may be the end of a file name a rename
+/// changes (`"_cuda.cu"`, `".cu"` after a name): plain text holding a dot, no path or pattern.
+fn plain_name_end(prefix: &str, content: &str) -> bool {
+    !prefix.contains(['f', 'F', 'b', 'B'])
+        && content.contains('.')
+        && !content.starts_with('.')
+        && !content.contains(['/', '\\', '*', '?', '[', '{'])
+}
+
+/// The ends that the files whose names ended in `end` have after this run's renames
+/// (`_hip.hip` for `_cuda.cu` under `--rename torch`), each once.
+fn new_name_ends<'r>(renamed: &'r BTreeMap<String, String>, end: &str) -> Vec<&'r str> {
+    let mut news: Vec<&str> = Vec::new();
+    for (old, new) in renamed {
+        let Some(stem) = old.strip_suffix(end) else {
+            continue;
+        };
+        let Some(suffix) = new.strip_prefix(stem) else {
+            continue;
+        };
+        if suffix != end && !suffix.contains('/') && !news.contains(&suffix) {
+            news.push(suffix);
+        }
+    }
+    news
+}
+
 fn renamed_suffixes(src: &str, toks: &[Tok], sink: &mut Sink, renamed: &BTreeMap<String, String>) {
     if renamed.is_empty() {
         return;
@@ -1597,26 +1624,11 @@ fn renamed_suffixes(src: &str, toks: &[Tok], sink: &mut Sink, renamed: &BTreeMap
         else {
             continue;
         };
-        let plain = !prefix.contains(['f', 'F', 'b', 'B'])
-            && content.contains('.')
-            && !content.starts_with('.')
-            && !content.contains(['/', '\\', '*', '?', '[', '{']);
         let ends_with = sole_endswith_arg(toks, k);
-        if !plain || !ends_with || sink.claimed(*start, *end) {
+        if !plain_name_end(prefix, content) || !ends_with || sink.claimed(*start, *end) {
             continue;
         }
-        let mut news: Vec<&str> = Vec::new();
-        for (old, new) in renamed {
-            let Some(stem) = old.strip_suffix(content.as_str()) else {
-                continue;
-            };
-            let Some(suffix) = new.strip_prefix(stem) else {
-                continue;
-            };
-            if suffix != content && !suffix.contains('/') && !news.contains(&suffix) {
-                news.push(suffix);
-            }
-        }
+        let news = new_name_ends(renamed, content);
         if news.is_empty() {
             continue;
         }
@@ -1696,21 +1708,11 @@ fn renamed_suffix_tuples(
                 continue;
             }
             contents.push(content.as_str());
-            let plain = !prefix.contains(['f', 'F', 'b', 'B'])
-                && content.contains('.')
-                && !content.starts_with('.')
-                && !content.contains(['/', '\\', '*', '?', '[', '{']);
-            if !plain || sink.claimed(*start, *end) {
+            if !plain_name_end(prefix, content) || sink.claimed(*start, *end) {
                 continue;
             }
-            for (old, new) in renamed {
-                let Some(stem) = old.strip_suffix(content.as_str()) else {
-                    continue;
-                };
-                let Some(suffix) = new.strip_prefix(stem) else {
-                    continue;
-                };
-                if suffix != content && !suffix.contains('/') && !news.contains(&suffix) {
+            for suffix in new_name_ends(renamed, content) {
+                if !news.contains(&suffix) {
                     news.push(suffix);
                     quote_of = *quote;
                     if !olds.contains(&content.as_str()) {
