@@ -3691,8 +3691,7 @@ pub fn convert_streaming(
     Ok(StreamSummary { root, summary })
 }
 
-/// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
-const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+use crate::buildfiles::WARP_SYNC_MACRO;
 
 /// Whether `d` is H003's advice on a `_sync` builtin at HIP 6.2 to 6.4: compile with the
 /// define (the warnings and errors about 32-bit masks are not).

@@ -378,7 +378,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             }
             if opts.warp_sync_define {
                 if let Some(at) = looked_up_program(&words, &values) {
-                    sink.insert_after(at, &format!(" -D{WARP_SYNC_DEFINE}"), B_COMPILER.id);
+                    sink.insert_after(at, &format!(" -D{}", super::WARP_SYNC_MACRO), B_COMPILER.id);
                 }
             }
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
@@ -1207,16 +1207,13 @@ fn nvcc_lookup(value: &str) -> bool {
         .any(|p| matches!(p[0], "which" | "-v" | "-p" | "-P") && matches!(p[1], "nvcc" | "hipcc"))
 }
 
-/// The macro that makes HIP 6.2 to 6.4 declare the `_sync` warp builtins.
-const WARP_SYNC_DEFINE: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
-
 /// R51-a: where a recipe runs the compiler the shell finds (`NVCC := $(shell which nvcc)`, which
 /// the port makes `which hipcc`), the end of its program word, for the warp-sync define: written
 /// into the lookup, the define would be a second name for `which` to look up, and never reach
 /// hipcc. `None` where the line names the define already (a second run).
 fn looked_up_program(words: &[Word], values: &BTreeMap<String, String>) -> Option<usize> {
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-    if texts.iter().any(|t| t.contains(WARP_SYNC_DEFINE)) {
+    if texts.iter().any(|t| t.contains(super::WARP_SYNC_MACRO)) {
         return None;
     }
     let (Driver::Device, i) = driver_word(&texts, values, 0)? else {

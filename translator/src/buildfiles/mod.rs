@@ -136,6 +136,9 @@ fn is_vs_project(name: &str) -> bool {
 
 /// The AMD targets used when nothing else is chosen: CDNA2 (MI200), CDNA3 (MI300), RDNA2
 /// (Radeon PRO W6800 / RX 6800-6900) and RDNA3 (RX 7900), the GPUs ROCm lists as supported.
+/// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
+pub(crate) const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+
 pub const DEFAULT_OFFLOAD_ARCH: &[&str] = &["gfx90a", "gfx942", "gfx1030", "gfx1100"];
 
 /// [`DEFAULT_OFFLOAD_ARCH`] without the targets the HIP release `hip` cannot build: gfx942

@@ -4775,8 +4775,7 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
     }
 }
 
-/// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
-const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+use super::WARP_SYNC_MACRO;
 
 /// What the sources a nvcc list (or a call) reaches need of `HIP_ENABLE_WARP_SYNC_BUILTINS`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
